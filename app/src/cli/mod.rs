@@ -1,0 +1,45 @@
+//! Command-line arguments and dispatch to one module per command.
+
+mod prune;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Toolkit and workbench for LLM agents that drive Android phones.
+#[derive(Debug, Parser)]
+#[command(name = "tapscope", version, about)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Prune an accessibility dump into the compact tree an agent reads.
+    Prune(prune::PruneArgs),
+}
+
+/// How a command that ran to the end came out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Ok,
+    /// The command ran, and a check it makes failed (exit code 1).
+    CheckFailed,
+}
+
+impl From<Outcome> for ExitCode {
+    fn from(outcome: Outcome) -> Self {
+        match outcome {
+            Outcome::Ok => ExitCode::SUCCESS,
+            Outcome::CheckFailed => ExitCode::from(1),
+        }
+    }
+}
+
+/// Runs the parsed command; errors are bad input or usage (exit code 2).
+pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    match args.command {
+        Command::Prune(args) => prune::run(&args),
+    }
+}

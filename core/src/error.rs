@@ -1,0 +1,87 @@
+//! Typed errors of tapscope-core: what went wrong, where, and what to do about it.
+
+use std::path::PathBuf;
+
+/// Every way reading or pruning a dump can fail.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The input is larger than [`crate::parse::MAX_INPUT_BYTES`].
+    #[error(
+        "the input is {size} bytes, over the {limit}-byte limit; a real accessibility dump is \
+         under 4 MiB: check that this is a dump and not a log or a recording"
+    )]
+    TooLarge { size: u64, limit: u64 },
+
+    /// The input is empty or only whitespace.
+    #[error("the input is empty: pass a uiautomator XML dump or a JSON dump")]
+    Empty,
+
+    /// The bytes are not text in any encoding a dump uses.
+    #[error("the input is not valid {encoding} text (at byte {offset}); dumps are UTF-8 or UTF-16 with a byte-order mark")]
+    Encoding { encoding: &'static str, offset: usize },
+
+    /// Neither XML nor a JSON form we know.
+    #[error(
+        "unrecognised dump format: {found}; expected uiautomator/Appium XML, or droidbot, Rico, \
+         droidrun or flat element-list JSON"
+    )]
+    UnknownFormat { found: String },
+
+    /// The XML is malformed.
+    #[error("malformed XML at line {line}, column {column}: {message}")]
+    Xml { line: usize, column: usize, message: String },
+
+    /// The JSON is malformed.
+    #[error("malformed JSON at line {line}, column {column}: {message}")]
+    Json { line: usize, column: usize, message: String },
+
+    /// The JSON is well-formed but not shaped like the dump it claims to be.
+    #[error("{format} JSON has an unexpected shape: {message}")]
+    JsonShape { format: &'static str, message: String },
+
+    /// Nesting deeper than any real screen; refused instead of risking the stack.
+    #[error("the dump nests deeper than {limit} levels (at line {line}); no real screen does, so the file is likely corrupt or generated")]
+    TooDeep { limit: usize, line: usize },
+
+    /// The dump holds no node at all.
+    #[error("the dump contains no UI nodes; capture it again while the screen is on and unlocked")]
+    NoNodes,
+
+    /// A rules file could not be read or understood.
+    #[error("rules file {path}: {message}")]
+    Rules { path: PathBuf, message: String },
+
+    /// Reading or writing a file failed.
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Result with tapscope-core's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Line and column (1-based) of a byte offset in `text`.
+pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text.as_bytes()[..offset];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    let column = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
+    (line, column)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::line_column;
+
+    #[test]
+    fn line_column_counts_from_one_and_in_chars() {
+        assert_eq!(line_column("abc", 0), (1, 1));
+        assert_eq!(line_column("ab\ncd", 4), (2, 2));
+        assert_eq!(line_column("é\nxyz", 5), (2, 3));
+        assert_eq!(line_column("ab", 99), (1, 3));
+    }
+}

@@ -1,0 +1,31 @@
+//! tapscope-core: parse Android accessibility dumps, prune them into a compact versioned
+//! tree an LLM can read, and check that nothing an agent could act on was lost.
+//!
+//! ```
+//! use tapscope_core::{parse, prune::{prune, PruneRules}, render};
+//! let xml = r#"<hierarchy rotation="0">
+//!   <node class="android.widget.FrameLayout" package="com.chat" bounds="[0,0][1080,2400]">
+//!     <node text="Send" class="android.widget.Button" package="com.chat"
+//!           clickable="true" bounds="[800,2200][1060,2380]"/>
+//!   </node></hierarchy>"#;
+//! let tree = parse::parse_str(xml).unwrap();
+//! let pruned = prune(&tree, &PruneRules::default());
+//! let text = render::yaml(&pruned);
+//! assert!(text.contains(r#"- i: 1 "Send" click pos: bottom-right"#));
+//! assert!(tapscope_core::recall::check(&tree, &pruned).lost.is_empty());
+//! ```
+
+// Layer 1: the tree model and its parsers.
+pub mod error;
+pub mod model;
+pub mod parse;
+// Layer 2: pruning.
+pub mod prune;
+// Layer 3: rendering, tokens, and the recall check that audits the rendering.
+pub mod recall;
+pub mod render;
+pub mod report;
+pub mod tokens;
+
+pub use error::{Error, Result};
+pub use model::{DumpFormat, Flags, Node, NodeId, Rect, Size, Tree, Window, WindowKind};

@@ -1,0 +1,1 @@
+//! End-to-end tests of tapscope live under tests/.
