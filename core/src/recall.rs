@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use crate::model::{NodeId, Rect, Tree};
 use crate::prune::{Fate, Pruned, Visibility, one_line, truncate};
-use crate::render::{node_line, quote};
+use crate::render::{escape, node_line};
 
 /// A semantic node the pruned tree does not make reachable.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -71,9 +71,7 @@ fn why_lost(tree: &Tree, pruned: &Pruned, id: NodeId) -> Option<String> {
             continue;
         }
         let shown = truncate(value, pruned.rules.max_text_chars);
-        let prefix = quote(shown.trim_end_matches('…'));
-        let prefix = prefix.trim_end_matches('"');
-        if !line.contains(prefix) {
+        if !line.contains(&escape(shown.trim_end_matches('…'))) {
             return Some(format!("its {what} is not printed on the line of {}", line_node.name()));
         }
     }

@@ -1,5 +1,7 @@
 //! uiautomator and Appium XML: single-line and pretty-printed dumps, several windows, any attribute layout.
 
+use std::borrow::Cow;
+
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::reader::Reader;
 
@@ -36,9 +38,7 @@ pub(super) fn parse(text: &str) -> Result<Tree> {
         let tag = name.as_ref();
         let start = offset + leading_whitespace(&text[offset..]);
         let entry = if tag == "hierarchy" && builder.len() == 0 && open.is_empty() {
-            rotation = attribute(text, &element, "rotation")?
-                .and_then(|r| r.trim().parse::<u8>().ok())
-                .unwrap_or(0);
+            rotation = rotation_of(element.attributes_raw());
             None
         } else {
             appium |= tag != "node";
@@ -72,46 +72,43 @@ fn read_node(text: &str, element: &BytesStart<'_>, tag: &str, start: usize) -> R
         flags: Flags::ENABLED,
         ..Node::default()
     };
-    for attribute in element.attributes().with_checks(false) {
-        let attribute = attribute.map_err(|e| xml_error(text, start, &quick_xml::Error::InvalidAttr(e)))?;
-        let value = attribute
-            .normalized_value(quick_xml::XmlVersion::Implicit1_0)
-            .map_err(|e| xml_error(text, start, &e))?;
-        let key = attribute.key.as_ref();
-        let truthy = value.as_ref() == "true";
+    let at = |message: String| {
+        let (line, column) = line_column(text, start);
+        Error::Xml { line, column, message }
+    };
+    let mut rest = element.attributes_raw();
+    while let Some((key, raw, after)) = next_attribute(rest).map_err(at)? {
+        rest = after;
+        let value = || attribute_value(raw).map_err(|e| at(format!("attribute `{key}`: {e}")));
         let flag = match key {
             "text" => {
-                node.text = value.into_owned();
+                node.text = value()?.into_owned();
                 continue;
             }
             "content-desc" => {
-                node.desc = value.into_owned();
+                node.desc = value()?.into_owned();
                 continue;
             }
             "hint" => {
-                node.hint = value.into_owned();
+                node.hint = value()?.into_owned();
                 continue;
             }
             "resource-id" => {
-                node.resource_id = value.into_owned();
+                node.resource_id = value()?.into_owned();
                 continue;
             }
             "class" => {
-                node.class = value.into_owned();
+                node.class = value()?.into_owned();
                 continue;
             }
             "package" => {
-                node.package = value.into_owned();
+                node.package = value()?.into_owned();
                 continue;
             }
             "bounds" => {
+                let value = value()?;
                 node.bounds = parse_bounds(&value).ok_or_else(|| {
-                    let (line, column) = line_column(text, start);
-                    Error::Xml {
-                        line,
-                        column,
-                        message: format!("bounds {value:?} are not of the form [left,top][right,bottom]"),
-                    }
+                    at(format!("bounds {value:?} are not of the form [left,top][right,bottom]"))
                 })?;
                 continue;
             }
@@ -126,12 +123,12 @@ fn read_node(text: &str, element: &BytesStart<'_>, tag: &str, start: usize) -> R
             "password" => Flags::PASSWORD,
             "enabled" => Flags::ENABLED,
             "visible-to-user" | "displayed" => {
-                node.flags.set(Flags::HIDDEN, value.as_ref() == "false");
+                node.flags.set(Flags::HIDDEN, raw == "false");
                 continue;
             }
             _ => continue,
         };
-        node.flags.set(flag, truthy);
+        node.flags.set(flag, raw == "true");
     }
     if node.class.is_empty() && tag != "node" {
         node.class = tag.to_owned();
@@ -140,6 +137,57 @@ fn read_node(text: &str, element: &BytesStart<'_>, tag: &str, start: usize) -> R
         node.flags |= Flags::EDITABLE;
     }
     Ok(node)
+}
+
+/// Splits the next `key="value"` (or single-quoted) pair off a raw attribute string.
+///
+/// Hand-rolled on bytes because attribute scanning is most of the parse time on real
+/// dumps, and uiautomator writes nothing but plain quoted pairs.
+fn next_attribute(raw: &str) -> Result<Option<(&str, &str, &str)>, String> {
+    let bytes = raw.as_bytes();
+    let skip = |from: usize, also_slash: bool| {
+        from + bytes[from..]
+            .iter()
+            .take_while(|&&b| b.is_ascii_whitespace() || (also_slash && b == b'/'))
+            .count()
+    };
+    let start = skip(0, true);
+    if start == bytes.len() {
+        return Ok(None);
+    }
+    let key_end = start
+        + bytes[start..]
+            .iter()
+            .position(|&b| b == b'=' || b.is_ascii_whitespace())
+            .unwrap_or(bytes.len() - start);
+    let key = &raw[start..key_end];
+    let eq = skip(key_end, false);
+    if bytes.get(eq) != Some(&b'=') {
+        return Err(format!("attribute `{key}` has no value"));
+    }
+    let open = skip(eq + 1, false);
+    let quote = match bytes.get(open) {
+        Some(&q @ (b'"' | b'\'')) => q,
+        _ => return Err(format!("the value of attribute `{key}` is not quoted")),
+    };
+    let body = open + 1;
+    let len = memchr::memchr(quote, &bytes[body..])
+        .ok_or_else(|| format!("the value of attribute `{key}` is never closed"))?;
+    // All split points are ASCII bytes, so every slice lies on a char boundary.
+    Ok(Some((key, &raw[body..body + len], &raw[body + len + 1..])))
+}
+
+/// An attribute's value: literal tabs and newlines become spaces (as XML requires),
+/// then entities and character references are decoded.
+fn attribute_value(raw: &str) -> Result<Cow<'_, str>, String> {
+    if !raw.bytes().any(|b| matches!(b, b'&' | b'\t' | b'\n' | b'\r')) {
+        return Ok(Cow::Borrowed(raw));
+    }
+    let spaced = raw.replace(['\t', '\n', '\r'], " ");
+    match quick_xml::escape::unescape(&spaced) {
+        Ok(value) => Ok(Cow::Owned(value.into_owned())),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// Parses uiautomator bounds, `[left,top][right,bottom]`, negative numbers allowed.
@@ -155,14 +203,15 @@ pub(crate) fn parse_bounds(value: &str) -> Option<Rect> {
     Some(Rect { left, top, right, bottom })
 }
 
-fn attribute(text: &str, element: &BytesStart<'_>, wanted: &str) -> Result<Option<String>> {
-    for attribute in element.attributes().with_checks(false) {
-        let attribute = attribute.map_err(|e| xml_error(text, 0, &quick_xml::Error::InvalidAttr(e)))?;
-        if attribute.key.as_ref() == wanted {
-            return Ok(Some(attribute.value.into_owned()));
+/// The `rotation` of `<hierarchy>`, 0 when absent or unreadable.
+fn rotation_of(mut raw: &str) -> u8 {
+    while let Ok(Some((key, value, rest))) = next_attribute(raw) {
+        if key == "rotation" {
+            return value.trim().parse().unwrap_or(0);
         }
+        raw = rest;
     }
-    Ok(None)
+    0
 }
 
 fn xml_error(text: &str, offset: usize, error: &quick_xml::Error) -> Error {
@@ -172,8 +221,31 @@ fn xml_error(text: &str, offset: usize, error: &quick_xml::Error) -> Error {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_bounds;
+    use super::*;
     use crate::model::Rect;
+
+    #[test]
+    fn attributes_split_with_either_quote_and_any_spacing() {
+        let raw = " text=\"a > b\"\n   class = 'x.Y' bounds=\"[0,0][1,1]\" /";
+        let (k1, v1, rest) = next_attribute(raw).unwrap().unwrap();
+        assert_eq!((k1, v1), ("text", "a > b"));
+        let (k2, v2, rest) = next_attribute(rest).unwrap().unwrap();
+        assert_eq!((k2, v2), ("class", "x.Y"));
+        let (k3, _, rest) = next_attribute(rest).unwrap().unwrap();
+        assert_eq!(k3, "bounds");
+        assert_eq!(next_attribute(rest).unwrap(), None);
+        assert!(next_attribute(" text").unwrap_err().contains("no value"));
+        assert!(next_attribute(" text=x").unwrap_err().contains("not quoted"));
+        assert!(next_attribute(" text=\"x").unwrap_err().contains("never closed"));
+    }
+
+    #[test]
+    fn values_decode_entities_and_fold_literal_newlines() {
+        assert_eq!(attribute_value("plain"), Ok(Cow::Borrowed("plain")));
+        assert_eq!(attribute_value("a&amp;b&#10;c&#x1F600;").unwrap(), "a&b\nc😀");
+        assert_eq!(attribute_value("two\nlines").unwrap(), "two lines");
+        assert!(attribute_value("&bogus;").is_err());
+    }
 
     #[test]
     fn bounds_accept_negative_and_spaced_numbers() {

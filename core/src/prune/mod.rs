@@ -208,7 +208,13 @@ pub fn prune_with_version(tree: &Tree, rules: &PruneRules, version: String) -> P
             continue;
         }
         let header = pruner.lines.len();
-        if depth == 1 {
+        let continues_group = matches!(
+            pruner.lines.iter().rev().find(|l| l.depth == 0),
+            Some(Line { kind: LineKind::Window { window: kind, package }, .. })
+                if *kind == window.kind && (kind != &WindowKind::Overlay || *package == window.package)
+        );
+        let opens_group = depth == 1 && !continues_group;
+        if opens_group {
             pruner.lines.push(Line {
                 depth: 0,
                 kind: LineKind::Window { window: window.kind, package: window.package.clone() },
@@ -217,7 +223,7 @@ pub fn prune_with_version(tree: &Tree, rules: &PruneRules, version: String) -> P
         for &root in &window.roots {
             pruner.walk(root, depth);
         }
-        if depth == 1 && pruner.lines.len() == header + 1 {
+        if opens_group && pruner.lines.len() == header + 1 {
             pruner.lines.pop(); // nothing of that window is on screen
         }
     }
@@ -262,11 +268,9 @@ impl Pruner<'_> {
             match step {
                 Step::More(container, at, depth) => self.more_line(container, at, depth),
                 Step::Visit(id, depth) => {
-                    if matches!(self.fates[id], Fate::Merged { .. }) {
-                        continue;
-                    }
                     let node = &self.tree.nodes[id];
-                    let child_depth = if self.is_kept(id) {
+                    let merged = matches!(self.fates[id], Fate::Merged { .. });
+                    let child_depth = if self.is_kept(id) && !merged {
                         let at = self.print(id, depth);
                         if node.has(Flags::SCROLLABLE) && self.rules.more_summaries {
                             stack.push(Step::More(id, at, depth + 1));
@@ -356,7 +360,9 @@ impl Pruner<'_> {
         at
     }
 
-    /// The visible text-only descendants a clickable node absorbs, if that is all it holds.
+    /// The visible text-only descendants a clickable node absorbs: all of its readable
+    /// content except what sits inside an actionable descendant, which keeps its own line.
+    /// Nothing merges when there are more texts than `max_merged_texts`.
     fn mergeable_texts(&self, id: NodeId) -> Vec<NodeId> {
         let node = &self.tree.nodes[id];
         let merges = self.rules.merge_clickable_text
@@ -366,56 +372,84 @@ impl Pruner<'_> {
             return Vec::new();
         }
         let mut texts = Vec::new();
-        for d in self.tree.descendants(id).skip(1) {
-            if !self.is_kept(d) {
-                continue;
-            }
+        let mut stack: Vec<NodeId> = node.children.iter().rev().copied().collect();
+        while let Some(d) = stack.pop() {
             let child = &self.tree.nodes[d];
-            if child.is_actionable() || !child.has_label() || texts.len() == self.rules.max_merged_texts {
-                return Vec::new();
+            if child.is_actionable() {
+                continue; // an action of its own: printed on its own line with its subtree
             }
-            texts.push(d);
+            if self.is_kept(d) {
+                if !child.has_label() || texts.len() == self.rules.max_merged_texts {
+                    return Vec::new();
+                }
+                texts.push(d);
+            }
+            stack.extend(child.children.iter().rev());
         }
         texts
     }
 
-    /// Counts the scrollable's off-viewport children and emits its `more:` line.
+    /// Counts the scrollable's off-viewport items and emits its `more:` line.
     fn more_line(&mut self, container: NodeId, at: usize, depth: usize) {
         let bounds = self.tree.nodes[container].bounds;
         let mut groups: Vec<MoreGroup> = Vec::new();
-        for &child in &self.tree.nodes[container].children {
-            if self.visibility.get(child) != Err(Hidden::Offscreen) {
-                continue;
-            }
-            let Some(direction) = direction_of(&self.tree.nodes[child].bounds, &bounds) else {
+        for item in self.offscreen_items(container) {
+            let Some(direction) = direction_of(&self.tree.nodes[item].bounds, &bounds) else {
                 continue;
             };
-            let first_text = self.tree.descendants(child).find_map(|d| {
-                let node = &self.tree.nodes[d];
-                let text = if node.text.trim().is_empty() { &node.desc } else { &node.text };
-                let words: Vec<&str> = text.split_whitespace().take(self.rules.more_words).collect();
-                (!words.is_empty()).then(|| words.join(" "))
-            });
-            let meaningful = first_text.is_some() || self.tree.descendants(child).any(|d| self.tree.nodes[d].is_actionable());
+            let sample = self.sample_text(item);
+            let meaningful = sample.is_some() || self.tree.descendants(item).any(|d| self.tree.nodes[d].is_actionable());
             if !meaningful {
                 continue;
             }
-            for d in self.tree.descendants(child) {
+            for d in self.tree.descendants(item) {
                 self.fates[d] = Fate::Summarised { of: at };
             }
-            let at = groups.iter().position(|g| g.direction == direction).unwrap_or_else(|| {
+            let index = groups.iter().position(|g| g.direction == direction).unwrap_or_else(|| {
                 groups.push(MoreGroup { direction, count: 0, samples: Vec::new() });
                 groups.len() - 1
             });
-            let group = &mut groups[at];
+            let group = &mut groups[index];
             group.count += 1;
-            if let Some(text) = first_text.filter(|_| group.samples.len() < self.rules.more_samples) {
-                group.samples.push(truncate(&text, self.rules.max_text_chars));
+            if let Some(text) = sample.filter(|_| group.samples.len() < self.rules.more_samples) {
+                group.samples.push(text);
             }
         }
         if !groups.is_empty() {
             self.lines.push(Line { depth, kind: LineKind::More { of: at, groups } });
         }
+    }
+
+    /// The scrollable's items that lie outside its viewport, looking through the
+    /// unprinted layout wrappers between it and its items (stopping at nested scrollables).
+    fn offscreen_items(&self, container: NodeId) -> Vec<NodeId> {
+        let mut items = Vec::new();
+        let mut stack: Vec<NodeId> = self.tree.nodes[container].children.iter().rev().copied().collect();
+        while let Some(id) = stack.pop() {
+            let node = &self.tree.nodes[id];
+            match self.visibility.get(id) {
+                Err(Hidden::Offscreen) => items.push(id),
+                Ok(_) if !self.is_kept(id) && !node.has(Flags::SCROLLABLE) => {
+                    stack.extend(node.children.iter().rev());
+                }
+                _ => {}
+            }
+        }
+        items
+    }
+
+    /// The first words of an item's longest text: usually its title, not a badge or a duration.
+    fn sample_text(&self, item: NodeId) -> Option<String> {
+        let longest = self
+            .tree
+            .descendants(item)
+            .map(|d| {
+                let node = &self.tree.nodes[d];
+                if node.text.trim().is_empty() { node.desc.as_str() } else { node.text.as_str() }
+            })
+            .max_by_key(|text| text.trim().chars().count())?;
+        let words: Vec<&str> = longest.split_whitespace().take(self.rules.more_words).collect();
+        (!words.is_empty()).then(|| truncate(&words.join(" "), self.rules.max_text_chars))
     }
 
     /// Whether the app shows anything an agent can read or precisely target.

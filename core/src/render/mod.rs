@@ -4,7 +4,7 @@ mod json;
 mod yaml;
 
 pub use json::json;
-pub use yaml::{node_line, quote, yaml};
+pub use yaml::{escape, node_line, quote, yaml};
 
 use crate::model::Flags;
 

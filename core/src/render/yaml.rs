@@ -108,14 +108,17 @@ fn write_more(out: &mut String, groups: &[MoreGroup]) {
 
 /// A double-quoted string with `"` and `\` escaped.
 pub fn quote(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
+    format!("\"{}\"", escape(text))
+}
+
+/// `text` with `"` and `\` escaped, as it appears between the quotes.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if matches!(c, '"' | '\\') {
             out.push('\\');
         }
         out.push(c);
     }
-    out.push('"');
     out
 }
