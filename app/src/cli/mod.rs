@@ -1,6 +1,7 @@
 //! Command-line arguments and dispatch to one module per command.
 
 mod prune;
+mod stats;
 
 use std::process::ExitCode;
 
@@ -18,6 +19,8 @@ pub struct Args {
 enum Command {
     /// Prune an accessibility dump into the compact tree an agent reads.
     Prune(prune::PruneArgs),
+    /// Measure many dumps at once: tokens raw vs pruned, reduction, recall.
+    Stats(stats::StatsArgs),
 }
 
 /// How a command that ran to the end came out.
@@ -41,5 +44,6 @@ impl From<Outcome> for ExitCode {
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     match args.command {
         Command::Prune(args) => prune::run(&args),
+        Command::Stats(args) => stats::run(&args),
     }
 }

@@ -38,8 +38,9 @@ enum Format {
     Json,
 }
 
+/// Tokenizer choice on the command line.
 #[derive(Debug, Clone, Copy, ValueEnum)]
-enum EncodingArg {
+pub(super) enum EncodingArg {
     O200k,
     Cl100k,
 }

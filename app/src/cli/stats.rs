@@ -1,0 +1,120 @@
+//! `tapscope stats`: one line per dump of a folder (or list of files): tokens raw vs pruned, ratio, recall.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use clap::Args;
+use tapscope_core::parse;
+use tapscope_core::prune::{PruneRules, prune};
+use tapscope_core::report::Stats;
+use tapscope_core::tokens::Encoding;
+
+use super::Outcome;
+use super::prune::EncodingArg;
+
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// Dumps, or folders of dumps (files ending in .xml or .json).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// A rules file (TOML); defaults apply without one.
+    #[arg(long, value_name = "FILE")]
+    rules: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = EncodingArg::O200k)]
+    encoding: EncodingArg,
+}
+
+/// Prints a table and the median reduction per format; exits 1 if any semantic node was lost.
+pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
+    let rules = match &args.rules {
+        Some(path) => PruneRules::load(path)?,
+        None => PruneRules::default(),
+    };
+    let files = dump_files(&args.paths)?;
+    let encoding = Encoding::from(args.encoding);
+    println!(
+        "{:<44} {:>11} {:>9} {:>10} {:>7} {:>6} {:>9} {:>5}",
+        "file", "format", "raw tok", "pruned tok", "ratio", "nodes", "semantic", "lost"
+    );
+    let mut rows: Vec<(String, Stats)> = Vec::new();
+    for file in &files {
+        let bytes = parse::read_file(file)?;
+        let text = parse::decode(&bytes).with_context(|| format!("cannot read {}", file.display()))?;
+        let tree = parse::parse_str(&text).with_context(|| format!("cannot read {}", file.display()))?;
+        let stats = Stats::measure(&text, &tree, &prune(&tree, &rules), encoding);
+        let name = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
+        println!(
+            "{:<44} {:>11} {:>9} {:>10} {:>6.1}× {:>6} {:>9} {:>5}",
+            name,
+            stats.format.name(),
+            stats.raw_tokens,
+            stats.pruned_tokens,
+            stats.reduction(),
+            stats.raw_nodes,
+            stats.semantic_nodes,
+            stats.lost_semantic_nodes.len()
+        );
+        rows.push((name, stats));
+    }
+    for (label, xml) in [("XML", true), ("JSON", false)] {
+        let mut ratios: Vec<f64> = rows
+            .iter()
+            .filter(|(name, _)| name.ends_with(".xml") == xml)
+            .map(|(_, s)| s.reduction())
+            .collect();
+        if let Some(median) = median(&mut ratios) {
+            println!("median reduction over {} {label} files: {median:.1}×", ratios.len());
+        }
+    }
+    let lost: usize = rows.iter().map(|(_, s)| s.lost_semantic_nodes.len()).sum();
+    println!("lost semantic nodes: {lost}");
+    Ok(if lost == 0 { Outcome::Ok } else { Outcome::CheckFailed })
+}
+
+fn median(values: &mut [f64]) -> Option<f64> {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(values[n / 2]),
+        _ => Some((values[n / 2 - 1] + values[n / 2]) / 2.0),
+    }
+}
+
+/// The dump files named, with folders expanded to their `.xml` and `.json` files, sorted.
+fn dump_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let entries = std::fs::read_dir(path).with_context(|| format!("cannot list {}", path.display()))?;
+            let mut found: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| is_dump_name(p))
+                .collect();
+            found.sort();
+            if found.is_empty() {
+                bail!("{} holds no .xml or .json dump", path.display());
+            }
+            files.extend(found);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    Ok(files)
+}
+
+fn is_dump_name(path: &Path) -> bool {
+    matches!(path.extension().and_then(|e| e.to_str()), Some("xml" | "json"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::median;
+
+    #[test]
+    fn median_of_odd_and_even_counts() {
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), Some(2.0));
+        assert_eq!(median(&mut [4.0, 1.0, 2.0, 3.0]), Some(2.5));
+        assert_eq!(median(&mut []), None);
+    }
+}

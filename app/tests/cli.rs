@@ -1,0 +1,160 @@
+//! `tapscope prune` as a user runs it: real files, standard input, exit codes and error messages.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn tapscope(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tapscope"))
+        .args(args)
+        .output()
+        .expect("tapscope runs")
+}
+
+fn with_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tapscope"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tapscope starts");
+    child.stdin.take().expect("stdin is piped").write_all(input).expect("input is written");
+    child.wait_with_output().expect("tapscope finishes")
+}
+
+fn sample() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../assets/samples/video_feed.xml")
+        .display()
+        .to_string()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
+}
+
+/// A scratch file under the target directory, unique per test.
+fn scratch(name: &str, contents: &[u8]) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli");
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let path = dir.join(name);
+    std::fs::write(&path, contents).expect("scratch file");
+    path
+}
+
+#[test]
+fn prunes_the_shipped_sample_to_yaml() {
+    let output = tapscope(&["prune", &sample()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let first = text.lines().next().expect("output has lines");
+    assert!(first.starts_with("version: \"") && first.len() == "version: \"\"".len() + 12, "{first}");
+    assert!(text.contains("app: tv.tapscope.demo\n"));
+    assert!(text.contains("display: 1080x2400\n"));
+    assert!(text.contains(r#"- i: 2 edit "Search videos" click long pos: top-center"#), "{text}");
+    assert!(text.contains(r#"more: [2 below: "Street food in Osaka", "Fixing a 1970s synthesizer"]"#), "{text}");
+}
+
+#[test]
+fn json_format_is_valid_json_with_bounds_and_raw_ids() {
+    let output = tapscope(&["prune", "--format", "json", &sample()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("valid JSON");
+    let nodes = json["nodes"].as_array().expect("nodes array");
+    let search = nodes.iter().find(|n| n["text"] == "Search videos").expect("search box listed");
+    assert_eq!(search["i"], 2);
+    assert_eq!(search["role"], "edit");
+    assert_eq!(search["bounds"]["left"], 144);
+    assert!(search["raw"].as_u64().is_some());
+}
+
+#[test]
+fn stats_report_sizes_tokens_and_no_loss() {
+    let output = tapscope(&["prune", "--stats", &sample()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let stats: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("valid JSON");
+    for key in [
+        "raw_bytes",
+        "raw_tokens",
+        "pruned_bytes",
+        "pruned_tokens",
+        "raw_nodes",
+        "kept_nodes",
+        "semantic_nodes",
+    ] {
+        assert!(stats[key].as_u64().is_some_and(|v| v > 0), "{key}: {stats}");
+    }
+    assert_eq!(stats["lost_semantic_nodes"], serde_json::json!([]));
+    assert_eq!(stats["encoding"], "o200k_base");
+    assert_eq!(stats["fallback"], false);
+    let raw = stats["raw_tokens"].as_u64().unwrap_or(0);
+    let pruned = stats["pruned_tokens"].as_u64().unwrap_or(u64::MAX);
+    assert!(raw >= 10 * pruned, "raw {raw} vs pruned {pruned}");
+}
+
+#[test]
+fn cl100k_encoding_is_selectable() {
+    let output = tapscope(&["prune", "--stats", "--encoding", "cl100k", &sample()]);
+    let stats: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("valid JSON");
+    assert_eq!(stats["encoding"], "cl100k_base");
+}
+
+#[test]
+fn reads_standard_input() {
+    let xml = std::fs::read(sample()).expect("sample readable");
+    let output = with_stdin(&["prune", "-"], &xml);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("\"Search videos\""));
+}
+
+#[test]
+fn a_lost_semantic_node_fails_the_stats_check_with_exit_1() {
+    let rules = scratch("collapse.toml", b"keyboard = \"collapse\"\n");
+    let xml = br#"<hierarchy><node class="android.widget.FrameLayout" package="app" bounds="[0,0][100,200]"><node text="Go" clickable="true" class="android.widget.Button" package="app" bounds="[0,0][50,50]"/></node><node class="android.widget.FrameLayout" package="com.google.android.inputmethod.latin" bounds="[0,150][100,200]"><node content-desc="q" clickable="true" class="android.widget.FrameLayout" package="com.google.android.inputmethod.latin" bounds="[0,150][10,200]"/></node></hierarchy>"#;
+    let dump = scratch("keyboard.xml", xml);
+    let output = tapscope(&["prune", "--stats", "--rules", &rules.display().to_string(), &dump.display().to_string()]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let stats: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("valid JSON");
+    assert_eq!(stats["lost_semantic_nodes"][0]["desc"], "q");
+}
+
+#[test]
+fn malformed_xml_names_the_position_and_exits_2() {
+    let dump = scratch("broken.xml", b"<hierarchy>\n  <node text=\"a\" bounds=\"[0,0][1,1]\">\n  </wrong>\n</hierarchy>");
+    let output = tapscope(&["prune", &dump.display().to_string()]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(message.contains("malformed XML at line 3"), "{message}");
+    assert_eq!(message.lines().count(), 1, "reported once: {message}");
+    assert!(stdout(&output).is_empty());
+}
+
+#[test]
+fn missing_file_and_bad_rules_are_usage_errors() {
+    let output = tapscope(&["prune", "/definitely/not/here.xml"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("/definitely/not/here.xml"), "{}", stderr(&output));
+
+    let rules = scratch("typo.toml", b"anchor = false\n");
+    let output = tapscope(&["prune", "--rules", &rules.display().to_string(), &sample()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("unknown field `anchor`"), "{}", stderr(&output));
+
+    let output = tapscope(&["prune", "--format", "yml", &sample()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("possible values"), "{}", stderr(&output));
+}
+
+#[test]
+fn not_a_dump_says_what_was_expected() {
+    let output = with_stdin(&["prune", "-"], b"hello world");
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(message.contains("unrecognised dump format"), "{message}");
+    assert!(message.contains("uiautomator"), "{message}");
+}
