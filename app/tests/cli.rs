@@ -19,7 +19,12 @@ fn with_stdin(args: &[&str], input: &[u8]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("tapscope starts");
-    child.stdin.take().expect("stdin is piped").write_all(input).expect("input is written");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(input)
+        .expect("input is written");
     child.wait_with_output().expect("tapscope finishes")
 }
 
@@ -53,11 +58,20 @@ fn prunes_the_shipped_sample_to_yaml() {
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
     let first = text.lines().next().expect("output has lines");
-    assert!(first.starts_with("version: \"") && first.len() == "version: \"\"".len() + 12, "{first}");
+    assert!(
+        first.starts_with("version: \"") && first.len() == "version: \"\"".len() + 12,
+        "{first}"
+    );
     assert!(text.contains("app: tv.tapscope.demo\n"));
     assert!(text.contains("display: 1080x2400\n"));
-    assert!(text.contains(r#"- i: 2 edit "Search videos" click long pos: top-center"#), "{text}");
-    assert!(text.contains(r#"more: [2 below: "Street food in Osaka", "Fixing a 1970s synthesizer"]"#), "{text}");
+    assert!(
+        text.contains(r#"- i: 2 edit "Search videos" click long pos: top-center"#),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#"more: [2 below: "Street food in Osaka", "Fixing a 1970s synthesizer"]"#),
+        "{text}"
+    );
 }
 
 #[test]
@@ -66,7 +80,10 @@ fn json_format_is_valid_json_with_bounds_and_raw_ids() {
     assert!(output.status.success(), "{}", stderr(&output));
     let json: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("valid JSON");
     let nodes = json["nodes"].as_array().expect("nodes array");
-    let search = nodes.iter().find(|n| n["text"] == "Search videos").expect("search box listed");
+    let search = nodes
+        .iter()
+        .find(|n| n["text"] == "Search videos")
+        .expect("search box listed");
     assert_eq!(search["i"], 2);
     assert_eq!(search["role"], "edit");
     assert_eq!(search["bounds"]["left"], 144);
@@ -117,7 +134,13 @@ fn a_lost_semantic_node_fails_the_stats_check_with_exit_1() {
     let rules = scratch("collapse.toml", b"keyboard = \"collapse\"\n");
     let xml = br#"<hierarchy><node class="android.widget.FrameLayout" package="app" bounds="[0,0][100,200]"><node text="Go" clickable="true" class="android.widget.Button" package="app" bounds="[0,0][50,50]"/></node><node class="android.widget.FrameLayout" package="com.google.android.inputmethod.latin" bounds="[0,150][100,200]"><node content-desc="q" clickable="true" class="android.widget.FrameLayout" package="com.google.android.inputmethod.latin" bounds="[0,150][10,200]"/></node></hierarchy>"#;
     let dump = scratch("keyboard.xml", xml);
-    let output = tapscope(&["prune", "--stats", "--rules", &rules.display().to_string(), &dump.display().to_string()]);
+    let output = tapscope(&[
+        "prune",
+        "--stats",
+        "--rules",
+        &rules.display().to_string(),
+        &dump.display().to_string(),
+    ]);
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     let stats: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("valid JSON");
     assert_eq!(stats["lost_semantic_nodes"][0]["desc"], "q");
@@ -125,7 +148,10 @@ fn a_lost_semantic_node_fails_the_stats_check_with_exit_1() {
 
 #[test]
 fn malformed_xml_names_the_position_and_exits_2() {
-    let dump = scratch("broken.xml", b"<hierarchy>\n  <node text=\"a\" bounds=\"[0,0][1,1]\">\n  </wrong>\n</hierarchy>");
+    let dump = scratch(
+        "broken.xml",
+        b"<hierarchy>\n  <node text=\"a\" bounds=\"[0,0][1,1]\">\n  </wrong>\n</hierarchy>",
+    );
     let output = tapscope(&["prune", &dump.display().to_string()]);
     assert_eq!(output.status.code(), Some(2));
     let message = stderr(&output);
@@ -138,16 +164,28 @@ fn malformed_xml_names_the_position_and_exits_2() {
 fn missing_file_and_bad_rules_are_usage_errors() {
     let output = tapscope(&["prune", "/definitely/not/here.xml"]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("/definitely/not/here.xml"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("/definitely/not/here.xml"),
+        "{}",
+        stderr(&output)
+    );
 
     let rules = scratch("typo.toml", b"anchor = false\n");
     let output = tapscope(&["prune", "--rules", &rules.display().to_string(), &sample()]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("unknown field `anchor`"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("unknown field `anchor`"),
+        "{}",
+        stderr(&output)
+    );
 
     let output = tapscope(&["prune", "--format", "yml", &sample()]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("possible values"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("possible values"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[test]

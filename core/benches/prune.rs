@@ -23,7 +23,9 @@ fn corpus(name: &str) -> Option<String> {
 
 /// A feed of `items` cards, each a clickable container with a title, a subtitle and a like button.
 fn generated_feed(items: usize) -> String {
-    let mut xml = String::from(r#"<hierarchy rotation="0"><node class="android.widget.FrameLayout" package="app" bounds="[0,0][1080,2400]"><node class="androidx.recyclerview.widget.RecyclerView" scrollable="true" package="app" bounds="[0,200][1080,2200]">"#);
+    let mut xml = String::from(
+        r#"<hierarchy rotation="0"><node class="android.widget.FrameLayout" package="app" bounds="[0,0][1080,2400]"><node class="androidx.recyclerview.widget.RecyclerView" scrollable="true" package="app" bounds="[0,200][1080,2200]">"#,
+    );
     for n in 0..items {
         let top = 200 + n as i32 * 300;
         xml.push_str(&format!(
@@ -50,7 +52,10 @@ impl std::fmt::Display for Dump {
 }
 
 fn inputs() -> Vec<Dump> {
-    let mut inputs = vec![Dump { name: "generated_feed_100_cards.xml", text: generated_feed(100) }];
+    let mut inputs = vec![Dump {
+        name: "generated_feed_100_cards.xml",
+        text: generated_feed(100),
+    }];
     for name in [
         "avito_search_keyboard.xml",
         "avito_listing_feed.xml",

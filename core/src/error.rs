@@ -17,8 +17,13 @@ pub enum Error {
     Empty,
 
     /// The bytes are not text in any encoding a dump uses.
-    #[error("the input is not valid {encoding} text (at byte {offset}); dumps are UTF-8 or UTF-16 with a byte-order mark")]
-    Encoding { encoding: &'static str, offset: usize },
+    #[error(
+        "the input is not valid {encoding} text (at byte {offset}); dumps are UTF-8 or UTF-16 with a byte-order mark"
+    )]
+    Encoding {
+        encoding: &'static str,
+        offset: usize,
+    },
 
     /// Neither XML nor a JSON form we know.
     #[error(
@@ -29,18 +34,31 @@ pub enum Error {
 
     /// The XML is malformed.
     #[error("malformed XML at line {line}, column {column}: {message}")]
-    Xml { line: usize, column: usize, message: String },
+    Xml {
+        line: usize,
+        column: usize,
+        message: String,
+    },
 
     /// The JSON is malformed.
     #[error("malformed JSON at line {line}, column {column}: {message}")]
-    Json { line: usize, column: usize, message: String },
+    Json {
+        line: usize,
+        column: usize,
+        message: String,
+    },
 
     /// The JSON is well-formed but not shaped like the dump it claims to be.
     #[error("{format} JSON has an unexpected shape: {message}")]
-    JsonShape { format: &'static str, message: String },
+    JsonShape {
+        format: &'static str,
+        message: String,
+    },
 
     /// Nesting deeper than any real screen; refused instead of risking the stack.
-    #[error("the dump nests deeper than {limit} levels (at line {line}); no real screen does, so the file is likely corrupt or generated")]
+    #[error(
+        "the dump nests deeper than {limit} levels (at line {line}); no real screen does, so the file is likely corrupt or generated"
+    )]
     TooDeep { limit: usize, line: usize },
 
     /// The dump holds no node at all.
@@ -68,8 +86,14 @@ pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(text.len());
     let before = &text.as_bytes()[..offset];
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-    let column = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    let column = String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count()
+        + 1;
     (line, column)
 }
 

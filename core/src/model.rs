@@ -19,7 +19,12 @@ pub struct Rect {
 
 impl Rect {
     pub const fn new(left: i32, top: i32, right: i32, bottom: i32) -> Self {
-        Self { left, top, right, bottom }
+        Self {
+            left,
+            top,
+            right,
+            bottom,
+        }
     }
 
     pub fn width(&self) -> i32 {
@@ -101,7 +106,11 @@ fn midpoint(a: i32, b: i32) -> i32 {
 impl std::fmt::Display for Rect {
     /// The uiautomator form, `[l,t][r,b]`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "[{},{}][{},{}]", self.left, self.top, self.right, self.bottom)
+        write!(
+            f,
+            "[{},{}][{},{}]",
+            self.left, self.top, self.right, self.bottom
+        )
     }
 }
 

@@ -30,7 +30,10 @@ pub struct Recall {
 pub fn semantic_nodes(tree: &Tree) -> Vec<NodeId> {
     let visibility = Visibility::of(tree);
     (0..tree.nodes.len())
-        .filter(|&id| visibility.is_visible(id) && (tree.nodes[id].has_label() || tree.nodes[id].is_actionable()))
+        .filter(|&id| {
+            visibility.is_visible(id)
+                && (tree.nodes[id].has_label() || tree.nodes[id].is_actionable())
+        })
         .collect()
 }
 
@@ -58,7 +61,10 @@ fn why_lost(tree: &Tree, pruned: &Pruned, id: NodeId) -> Option<String> {
         return Some(format!("line {at} does not exist"));
     };
     if node.is_actionable() {
-        let own = line_node.i.and_then(|i| pruned.resolve(i)).is_some_and(|n| n.raw == id);
+        let own = line_node
+            .i
+            .and_then(|i| pruned.resolve(i))
+            .is_some_and(|n| n.raw == id);
         if !own {
             return Some("actionable, but no i of its own resolves to it".into());
         }
@@ -72,7 +78,10 @@ fn why_lost(tree: &Tree, pruned: &Pruned, id: NodeId) -> Option<String> {
         }
         let shown = truncate(value, pruned.rules.max_text_chars);
         if !line.contains(&escape(shown.trim_end_matches('…'))) {
-            return Some(format!("its {what} is not printed on the line of {}", line_node.name()));
+            return Some(format!(
+                "its {what} is not printed on the line of {}",
+                line_node.name()
+            ));
         }
     }
     None

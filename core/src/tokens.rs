@@ -64,6 +64,11 @@ mod tests {
     fn parses_both_spellings() {
         assert_eq!("cl100k".parse::<Encoding>(), Ok(Encoding::Cl100k));
         assert_eq!("o200k_base".parse::<Encoding>(), Ok(Encoding::O200k));
-        assert!("gpt2".parse::<Encoding>().unwrap_err().contains("o200k or cl100k"));
+        assert!(
+            "gpt2"
+                .parse::<Encoding>()
+                .unwrap_err()
+                .contains("o200k or cl100k")
+        );
     }
 }

@@ -14,7 +14,10 @@ fn corpus_dir() -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
-        eprintln!("SKIPPED: {} does not exist; the corpus tests need it", dir.display());
+        eprintln!(
+            "SKIPPED: {} does not exist; the corpus tests need it",
+            dir.display()
+        );
         None
     }
 }
@@ -34,7 +37,11 @@ fn measure_all(dir: &PathBuf, count_tokens: bool) -> Vec<Measured> {
         .filter(|n| n.ends_with(".xml") || n.ends_with(".json"))
         .collect();
     names.sort();
-    assert!(names.len() >= 40, "expected the 48 corpus dumps, found {}", names.len());
+    assert!(
+        names.len() >= 40,
+        "expected the 48 corpus dumps, found {}",
+        names.len()
+    );
     let rules = PruneRules::default();
     names
         .into_iter()
@@ -48,11 +55,20 @@ fn measure_all(dir: &PathBuf, count_tokens: bool) -> Vec<Measured> {
                 assert_eq!(p.i.is_some(), actionable, "{name}: handle of {:?}", p.label);
                 if let Some(i) = p.i {
                     let resolved = pruned.resolve(i).expect("handle resolves");
-                    assert_eq!((resolved.raw, resolved.bounds), (p.raw, tree.nodes[p.raw].bounds));
+                    assert_eq!(
+                        (resolved.raw, resolved.bounds),
+                        (p.raw, tree.nodes[p.raw].bounds)
+                    );
                 }
             }
-            let stats = count_tokens.then(|| Stats::measure(&text, &tree, &pruned, Encoding::O200k));
-            Measured { name, format: tree.format, fallback: pruned.fallback, stats }
+            let stats =
+                count_tokens.then(|| Stats::measure(&text, &tree, &pruned, Encoding::O200k));
+            Measured {
+                name,
+                format: tree.format,
+                fallback: pruned.fallback,
+                stats,
+            }
         })
         .collect()
 }
@@ -66,7 +82,11 @@ fn corpus_prunes_losslessly_and_at_least_twentyfold() {
         .collect();
     assert!(measured.len() >= 40);
     for (name, stats) in &measured {
-        assert!(stats.lost_semantic_nodes.is_empty(), "{name}: lost {:#?}", stats.lost_semantic_nodes);
+        assert!(
+            stats.lost_semantic_nodes.is_empty(),
+            "{name}: lost {:#?}",
+            stats.lost_semantic_nodes
+        );
         assert!(stats.pruned_tokens < stats.raw_tokens, "{name}");
     }
     let mut xml: Vec<f64> = measured
@@ -76,10 +96,25 @@ fn corpus_prunes_losslessly_and_at_least_twentyfold() {
         .collect();
     xml.sort_by(f64::total_cmp);
     let median = xml[xml.len() / 2];
-    assert!(median >= 20.0, "median XML reduction {median:.1}× is under 20×");
-    for feed in ["douyin_profile_grid.xml", "avito_listing_feed.xml", "youtube_shorts.xml", "justdial_home_grid.xml"] {
-        let (_, stats) = measured.iter().find(|(name, _)| name == feed).expect("feed screen in corpus");
-        assert!(stats.reduction() >= 20.0, "{feed}: only {:.1}×", stats.reduction());
+    assert!(
+        median >= 20.0,
+        "median XML reduction {median:.1}× is under 20×"
+    );
+    for feed in [
+        "douyin_profile_grid.xml",
+        "avito_listing_feed.xml",
+        "youtube_shorts.xml",
+        "justdial_home_grid.xml",
+    ] {
+        let (_, stats) = measured
+            .iter()
+            .find(|(name, _)| name == feed)
+            .expect("feed screen in corpus");
+        assert!(
+            stats.reduction() >= 20.0,
+            "{feed}: only {:.1}×",
+            stats.reduction()
+        );
     }
 }
 
@@ -102,7 +137,11 @@ fn corpus_formats_are_detected_from_content() {
 #[test]
 fn self_drawn_screens_ask_for_the_screenshot() {
     let Some(dir) = corpus_dir() else { return };
-    let opaque = ["clashofclans_game_opaque.xml", "rico_unity_opaque.json", "rico_air_opaque_canvas.json"];
+    let opaque = [
+        "clashofclans_game_opaque.xml",
+        "rico_unity_opaque.json",
+        "rico_air_opaque_canvas.json",
+    ];
     for m in measure_all(&dir, false) {
         assert_eq!(m.fallback, opaque.contains(&m.name.as_str()), "{}", m.name);
     }
@@ -125,7 +164,11 @@ fn keyboard_and_system_bars_are_windows_of_their_own() {
     for p in &pruned.nodes {
         let node = &tree.nodes[p.raw];
         if tree.windows[node.window].kind == App {
-            assert!(!keyboard.contains_rect(&p.visible), "{:?} is under the keyboard", p.label);
+            assert!(
+                !keyboard.contains_rect(&p.visible),
+                "{:?} is under the keyboard",
+                p.label
+            );
         }
     }
     assert!(tree.nodes.iter().any(|n| n.has(Flags::EDITABLE)));

@@ -60,9 +60,15 @@ pub fn run(args: &PruneArgs) -> anyhow::Result<Outcome> {
         None => PruneRules::default(),
     };
     let (name, bytes) = if args.file.as_os_str() == "-" {
-        ("<stdin>".to_owned(), parse::read_limited(std::io::stdin().lock())?)
+        (
+            "<stdin>".to_owned(),
+            parse::read_limited(std::io::stdin().lock())?,
+        )
     } else {
-        (args.file.display().to_string(), parse::read_file(&args.file)?)
+        (
+            args.file.display().to_string(),
+            parse::read_file(&args.file)?,
+        )
     };
     let text = parse::decode(&bytes).with_context(|| format!("cannot read {name}"))?;
     let tree = parse::parse_str(&text).with_context(|| format!("cannot read {name}"))?;
@@ -71,7 +77,11 @@ pub fn run(args: &PruneArgs) -> anyhow::Result<Outcome> {
     if args.stats {
         let stats = Stats::measure(&text, &tree, &pruned, args.encoding.into());
         writeln!(stdout, "{}", serde_json::to_string_pretty(&stats)?)?;
-        return Ok(if stats.lost_semantic_nodes.is_empty() { Outcome::Ok } else { Outcome::CheckFailed });
+        return Ok(if stats.lost_semantic_nodes.is_empty() {
+            Outcome::Ok
+        } else {
+            Outcome::CheckFailed
+        });
     }
     match args.format {
         Format::Yaml => write!(stdout, "{}", render::yaml(&pruned))?,

@@ -39,10 +39,15 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
     let mut rows: Vec<(String, Stats)> = Vec::new();
     for file in &files {
         let bytes = parse::read_file(file)?;
-        let text = parse::decode(&bytes).with_context(|| format!("cannot read {}", file.display()))?;
-        let tree = parse::parse_str(&text).with_context(|| format!("cannot read {}", file.display()))?;
+        let text =
+            parse::decode(&bytes).with_context(|| format!("cannot read {}", file.display()))?;
+        let tree =
+            parse::parse_str(&text).with_context(|| format!("cannot read {}", file.display()))?;
         let stats = Stats::measure(&text, &tree, &prune(&tree, &rules), encoding);
-        let name = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let name = file.file_name().map_or_else(
+            || file.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
         println!(
             "{:<44} {:>11} {:>9} {:>10} {:>6.1}× {:>6} {:>9} {:>5}",
             name,
@@ -63,12 +68,19 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
             .map(|(_, s)| s.reduction())
             .collect();
         if let Some(median) = median(&mut ratios) {
-            println!("median reduction over {} {label} files: {median:.1}×", ratios.len());
+            println!(
+                "median reduction over {} {label} files: {median:.1}×",
+                ratios.len()
+            );
         }
     }
     let lost: usize = rows.iter().map(|(_, s)| s.lost_semantic_nodes.len()).sum();
     println!("lost semantic nodes: {lost}");
-    Ok(if lost == 0 { Outcome::Ok } else { Outcome::CheckFailed })
+    Ok(if lost == 0 {
+        Outcome::Ok
+    } else {
+        Outcome::CheckFailed
+    })
 }
 
 fn median(values: &mut [f64]) -> Option<f64> {
@@ -86,7 +98,8 @@ fn dump_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
-            let entries = std::fs::read_dir(path).with_context(|| format!("cannot list {}", path.display()))?;
+            let entries = std::fs::read_dir(path)
+                .with_context(|| format!("cannot list {}", path.display()))?;
             let mut found: Vec<PathBuf> = entries
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| is_dump_name(p))
@@ -104,7 +117,10 @@ fn dump_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
 }
 
 fn is_dump_name(path: &Path) -> bool {
-    matches!(path.extension().and_then(|e| e.to_str()), Some("xml" | "json"))
+    matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("xml" | "json")
+    )
 }
 
 #[cfg(test)]

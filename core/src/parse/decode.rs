@@ -24,10 +24,12 @@ pub fn decode(bytes: &[u8]) -> Result<Cow<'_, str>> {
 }
 
 fn utf8(bytes: &[u8], skipped: usize) -> Result<Cow<'_, str>> {
-    std::str::from_utf8(bytes).map(Cow::Borrowed).map_err(|e| Error::Encoding {
-        encoding: "UTF-8",
-        offset: skipped + e.valid_up_to(),
-    })
+    std::str::from_utf8(bytes)
+        .map(Cow::Borrowed)
+        .map_err(|e| Error::Encoding {
+            encoding: "UTF-8",
+            offset: skipped + e.valid_up_to(),
+        })
 }
 
 fn utf16(
@@ -37,14 +39,22 @@ fn utf16(
     skipped: usize,
 ) -> Result<Cow<'static, str>> {
     if bytes.len() % 2 != 0 {
-        return Err(Error::Encoding { encoding, offset: skipped + bytes.len() - 1 });
+        return Err(Error::Encoding {
+            encoding,
+            offset: skipped + bytes.len() - 1,
+        });
     }
     let units = bytes.chunks_exact(2).map(|pair| unit([pair[0], pair[1]]));
     let mut text = String::with_capacity(bytes.len() / 2);
     for (index, decoded) in char::decode_utf16(units).enumerate() {
         match decoded {
             Ok(c) => text.push(c),
-            Err(_) => return Err(Error::Encoding { encoding, offset: skipped + index * 2 }),
+            Err(_) => {
+                return Err(Error::Encoding {
+                    encoding,
+                    offset: skipped + index * 2,
+                });
+            }
         }
     }
     Ok(Cow::Owned(text))
@@ -56,9 +66,16 @@ mod tests {
 
     fn utf16_bytes(text: &str, bom: bool, little: bool) -> Vec<u8> {
         let mut out = Vec::new();
-        let units = bom.then_some(0xFEFF_u16).into_iter().chain(text.encode_utf16());
+        let units = bom
+            .then_some(0xFEFF_u16)
+            .into_iter()
+            .chain(text.encode_utf16());
         for u in units {
-            out.extend(if little { u.to_le_bytes() } else { u.to_be_bytes() });
+            out.extend(if little {
+                u.to_le_bytes()
+            } else {
+                u.to_be_bytes()
+            });
         }
         out
     }
@@ -70,17 +87,39 @@ mod tests {
         let with_bom = [&[0xEF, 0xBB, 0xBF][..], text.as_bytes()].concat();
         assert_eq!(decode(&with_bom).unwrap(), text);
         for (bom, little) in [(true, true), (true, false), (false, true), (false, false)] {
-            assert_eq!(decode(&utf16_bytes(text, bom, little)).unwrap(), text, "bom={bom} le={little}");
+            assert_eq!(
+                decode(&utf16_bytes(text, bom, little)).unwrap(),
+                text,
+                "bom={bom} le={little}"
+            );
         }
     }
 
     #[test]
     fn reports_where_the_encoding_breaks() {
         let err = decode(b"<a>\xff</a>").unwrap_err();
-        assert!(matches!(err, Error::Encoding { encoding: "UTF-8", offset: 3 }), "{err}");
+        assert!(
+            matches!(
+                err,
+                Error::Encoding {
+                    encoding: "UTF-8",
+                    offset: 3
+                }
+            ),
+            "{err}"
+        );
         let odd = [0xFF, 0xFE, b'<', 0, b'a'];
-        assert!(matches!(decode(&odd).unwrap_err(), Error::Encoding { encoding: "UTF-16LE", offset: 4 }));
+        assert!(matches!(
+            decode(&odd).unwrap_err(),
+            Error::Encoding {
+                encoding: "UTF-16LE",
+                offset: 4
+            }
+        ));
         let lone_surrogate = [0xFF, 0xFE, 0x00, 0xD8, b'a', 0];
-        assert!(matches!(decode(&lone_surrogate).unwrap_err(), Error::Encoding { offset: 2, .. }));
+        assert!(matches!(
+            decode(&lone_surrogate).unwrap_err(),
+            Error::Encoding { offset: 2, .. }
+        ));
     }
 }

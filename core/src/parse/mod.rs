@@ -29,11 +29,17 @@ pub const MAX_DEPTH: usize = 1024;
 
 /// Reads a dump file, refusing files over [`MAX_INPUT_BYTES`] before reading them.
 pub fn read_file(path: &Path) -> Result<Vec<u8>> {
-    let io = |source| Error::Io { path: path.to_path_buf(), source };
+    let io = |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
     let file = std::fs::File::open(path).map_err(io)?;
     let size = file.metadata().map_err(io)?.len();
     if size > MAX_INPUT_BYTES {
-        return Err(Error::TooLarge { size, limit: MAX_INPUT_BYTES });
+        return Err(Error::TooLarge {
+            size,
+            limit: MAX_INPUT_BYTES,
+        });
     }
     read_limited(file).map_err(|e| match e {
         Error::Io { source, .. } => io(source),
@@ -47,9 +53,15 @@ pub fn read_limited(reader: impl Read) -> Result<Vec<u8>> {
     reader
         .take(MAX_INPUT_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|source| Error::Io { path: "<stdin>".into(), source })?;
+        .map_err(|source| Error::Io {
+            path: "<stdin>".into(),
+            source,
+        })?;
     if bytes.len() as u64 > MAX_INPUT_BYTES {
-        return Err(Error::TooLarge { size: bytes.len() as u64, limit: MAX_INPUT_BYTES });
+        return Err(Error::TooLarge {
+            size: bytes.len() as u64,
+            limit: MAX_INPUT_BYTES,
+        });
     }
     Ok(bytes)
 }
@@ -57,7 +69,10 @@ pub fn read_limited(reader: impl Read) -> Result<Vec<u8>> {
 /// Parses a dump from raw bytes in any supported encoding and format.
 pub fn parse_bytes(bytes: &[u8]) -> Result<Tree> {
     if bytes.len() as u64 > MAX_INPUT_BYTES {
-        return Err(Error::TooLarge { size: bytes.len() as u64, limit: MAX_INPUT_BYTES });
+        return Err(Error::TooLarge {
+            size: bytes.len() as u64,
+            limit: MAX_INPUT_BYTES,
+        });
     }
     parse_str(&decode(bytes)?)
 }
@@ -70,7 +85,9 @@ pub fn parse_str(text: &str) -> Result<Tree> {
         Some(b'{' | b'[') => json::parse(text),
         Some(_) => {
             let start: String = text.trim_start().chars().take(40).collect();
-            Err(Error::UnknownFormat { found: format!("text starting with {start:?}") })
+            Err(Error::UnknownFormat {
+                found: format!("text starting with {start:?}"),
+            })
         }
     }
 }
@@ -145,7 +162,14 @@ impl TreeBuilder {
                 .map(|w| w.package.clone())
                 .unwrap_or_default()
         });
-        Ok(Tree { nodes: self.nodes, windows, display, rotation: rotation % 4, format, app })
+        Ok(Tree {
+            nodes: self.nodes,
+            windows,
+            display,
+            rotation: rotation % 4,
+            format,
+            app,
+        })
     }
 }
 
@@ -156,7 +180,10 @@ fn infer_display(nodes: &[Node], groups: &[Vec<NodeId>]) -> Size {
         .flatten()
         .map(|&r| nodes[r].bounds)
         .fold(Rect::default(), |acc, b| acc.union(&b));
-    Size { width: extent.right.max(1), height: extent.bottom.max(1) }
+    Size {
+        width: extent.right.max(1),
+        height: extent.bottom.max(1),
+    }
 }
 
 fn window_of(nodes: &[Node], roots: Vec<NodeId>, display: Size) -> Window {
@@ -173,19 +200,30 @@ fn window_of(nodes: &[Node], roots: Vec<NodeId>, display: Size) -> Window {
     let display_area = i64::from(display.width) * i64::from(display.height);
     let kind = if is_keyboard_package(&package) {
         WindowKind::Keyboard
-    } else if package == "com.android.systemui" && bounds.area() * 4 < display_area {
+    } else if package == "com.android.systemui" && bounds.area().saturating_mul(4) < display_area {
         WindowKind::SystemBar
     } else {
         WindowKind::App
     };
-    Window { roots, package, kind, bounds }
+    Window {
+        roots,
+        package,
+        kind,
+        bounds,
+    }
 }
 
 /// Input methods by package: Gboard, AOSP, Samsung, SwiftKey, Baidu, Sogou and others.
 fn is_keyboard_package(package: &str) -> bool {
-    ["inputmethod", "keyboard", "honeyboard", "swiftkey", "com.baidu.input"]
-        .iter()
-        .any(|needle| package.contains(needle))
+    [
+        "inputmethod",
+        "keyboard",
+        "honeyboard",
+        "swiftkey",
+        "com.baidu.input",
+    ]
+    .iter()
+    .any(|needle| package.contains(needle))
 }
 
 /// The largest app window is the app; other app-like windows are overlays on it.
@@ -205,5 +243,7 @@ fn demote_secondary_apps(windows: &mut [Window]) {
 
 /// Widget classes that take text input.
 pub(crate) fn is_editable_class(class: &str) -> bool {
-    class.contains("EditText") || class.contains("AutoCompleteTextView") || class.ends_with("SearchAutoComplete")
+    class.contains("EditText")
+        || class.contains("AutoCompleteTextView")
+        || class.ends_with("SearchAutoComplete")
 }

@@ -19,7 +19,9 @@ pub(super) fn parse(text: &str) -> Result<Tree> {
     let mut appium = false;
     loop {
         let offset = reader.buffer_position() as usize;
-        let event = reader.read_event().map_err(|e| xml_error(text, reader.error_position() as usize, &e))?;
+        let event = reader
+            .read_event()
+            .map_err(|e| xml_error(text, reader.error_position() as usize, &e))?;
         let (element, closes) = match event {
             Event::Start(element) => (element, false),
             Event::Empty(element) => (element, true),
@@ -32,7 +34,10 @@ pub(super) fn parse(text: &str) -> Result<Tree> {
         };
         if open.len() >= MAX_DEPTH {
             let (line, _) = line_column(text, offset);
-            return Err(Error::TooDeep { limit: MAX_DEPTH, line });
+            return Err(Error::TooDeep {
+                limit: MAX_DEPTH,
+                line,
+            });
         }
         let name = element.name();
         let tag = name.as_ref();
@@ -58,7 +63,11 @@ pub(super) fn parse(text: &str) -> Result<Tree> {
             message: "the dump ends before this element is closed (truncated file?)".into(),
         });
     }
-    let format = if appium { DumpFormat::Appium } else { DumpFormat::Uiautomator };
+    let format = if appium {
+        DumpFormat::Appium
+    } else {
+        DumpFormat::Uiautomator
+    };
     builder.finish(format, rotation, None, true)
 }
 
@@ -74,7 +83,11 @@ fn read_node(text: &str, element: &BytesStart<'_>, tag: &str, start: usize) -> R
     };
     let at = |message: String| {
         let (line, column) = line_column(text, start);
-        Error::Xml { line, column, message }
+        Error::Xml {
+            line,
+            column,
+            message,
+        }
     };
     let mut rest = element.attributes_raw();
     while let Some((key, raw, after)) = next_attribute(rest).map_err(at)? {
@@ -108,7 +121,9 @@ fn read_node(text: &str, element: &BytesStart<'_>, tag: &str, start: usize) -> R
             "bounds" => {
                 let value = value()?;
                 node.bounds = parse_bounds(&value).ok_or_else(|| {
-                    at(format!("bounds {value:?} are not of the form [left,top][right,bottom]"))
+                    at(format!(
+                        "bounds {value:?} are not of the form [left,top][right,bottom]"
+                    ))
                 })?;
                 continue;
             }
@@ -180,7 +195,10 @@ fn next_attribute(raw: &str) -> Result<Option<(&str, &str, &str)>, String> {
 /// An attribute's value: literal tabs and newlines become spaces (as XML requires),
 /// then entities and character references are decoded.
 fn attribute_value(raw: &str) -> Result<Cow<'_, str>, String> {
-    if !raw.bytes().any(|b| matches!(b, b'&' | b'\t' | b'\n' | b'\r')) {
+    if !raw
+        .bytes()
+        .any(|b| matches!(b, b'&' | b'\t' | b'\n' | b'\r'))
+    {
         return Ok(Cow::Borrowed(raw));
     }
     let spaced = raw.replace(['\t', '\n', '\r'], " ");
@@ -200,7 +218,12 @@ pub(crate) fn parse_bounds(value: &str) -> Option<Rect> {
     };
     let (left, top) = pair(first)?;
     let (right, bottom) = pair(second)?;
-    Some(Rect { left, top, right, bottom })
+    Some(Rect {
+        left,
+        top,
+        right,
+        bottom,
+    })
 }
 
 /// The `rotation` of `<hierarchy>`, 0 when absent or unreadable.
@@ -216,7 +239,11 @@ fn rotation_of(mut raw: &str) -> u8 {
 
 fn xml_error(text: &str, offset: usize, error: &quick_xml::Error) -> Error {
     let (line, column) = line_column(text, offset);
-    Error::Xml { line, column, message: error.to_string() }
+    Error::Xml {
+        line,
+        column,
+        message: error.to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -235,22 +262,39 @@ mod tests {
         assert_eq!(k3, "bounds");
         assert_eq!(next_attribute(rest).unwrap(), None);
         assert!(next_attribute(" text").unwrap_err().contains("no value"));
-        assert!(next_attribute(" text=x").unwrap_err().contains("not quoted"));
-        assert!(next_attribute(" text=\"x").unwrap_err().contains("never closed"));
+        assert!(
+            next_attribute(" text=x")
+                .unwrap_err()
+                .contains("not quoted")
+        );
+        assert!(
+            next_attribute(" text=\"x")
+                .unwrap_err()
+                .contains("never closed")
+        );
     }
 
     #[test]
     fn values_decode_entities_and_fold_literal_newlines() {
         assert_eq!(attribute_value("plain"), Ok(Cow::Borrowed("plain")));
-        assert_eq!(attribute_value("a&amp;b&#10;c&#x1F600;").unwrap(), "a&b\nc😀");
+        assert_eq!(
+            attribute_value("a&amp;b&#10;c&#x1F600;").unwrap(),
+            "a&b\nc😀"
+        );
         assert_eq!(attribute_value("two\nlines").unwrap(), "two lines");
         assert!(attribute_value("&bogus;").is_err());
     }
 
     #[test]
     fn bounds_accept_negative_and_spaced_numbers() {
-        assert_eq!(parse_bounds("[0,0][1080,2400]"), Some(Rect::new(0, 0, 1080, 2400)));
-        assert_eq!(parse_bounds(" [-5, 10][ 20,-3] "), Some(Rect::new(-5, 10, 20, -3)));
+        assert_eq!(
+            parse_bounds("[0,0][1080,2400]"),
+            Some(Rect::new(0, 0, 1080, 2400))
+        );
+        assert_eq!(
+            parse_bounds(" [-5, 10][ 20,-3] "),
+            Some(Rect::new(-5, 10, 20, -3))
+        );
         assert_eq!(parse_bounds("[0,0][1080]"), None);
         assert_eq!(parse_bounds("0,0,1,1"), None);
         assert_eq!(parse_bounds("[a,0][1,1]"), None);

@@ -56,12 +56,16 @@ pub fn truncate(text: &str, max: usize) -> String {
 
 /// The name part of a resource id, if it reads as a name (not obfuscated or generated).
 pub fn id_name(resource_id: &str) -> Option<&str> {
-    let name = resource_id.rsplit_once(":id/").map_or(resource_id, |(_, n)| n);
+    let name = resource_id
+        .rsplit_once(":id/")
+        .map_or(resource_id, |(_, n)| n);
     let name = name.rsplit('/').next().unwrap_or(name);
     let letters = name.chars().filter(char::is_ascii_alphabetic).count();
     let generated = name.contains("obfuscated")
         || name.starts_with(|c: char| c.is_ascii_digit())
-        || name.strip_prefix("view_").is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit()));
+        || name
+            .strip_prefix("view_")
+            .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit()));
     (letters >= 2 && !generated && name.len() <= 48).then_some(name)
 }
 
@@ -97,7 +101,8 @@ impl Anchor {
     pub fn of(rect: &Rect, display: Size) -> Anchor {
         let area = Rect::new(0, 0, display.width.max(1), display.height.max(1));
         let (x, y) = rect.clamped(&area).center();
-        let cell = |v: i32, extent: i32| ((i64::from(v) * 3) / i64::from(extent)).clamp(0, 2) as usize;
+        let cell =
+            |v: i32, extent: i32| ((i64::from(v) * 3) / i64::from(extent)).clamp(0, 2) as usize;
         Anchor::ALL[cell(y, area.bottom) * 3 + cell(x, area.right)]
     }
 
@@ -120,24 +125,51 @@ impl Anchor {
 mod tests {
     use super::*;
 
-    const PHONE: Size = Size { width: 1080, height: 2400 };
+    const PHONE: Size = Size {
+        width: 1080,
+        height: 2400,
+    };
 
     #[test]
     fn anchors_split_the_display_in_thirds() {
         assert_eq!(Anchor::of(&Rect::new(0, 0, 10, 10), PHONE), Anchor::TopLeft);
-        assert_eq!(Anchor::of(&Rect::new(500, 1100, 580, 1300), PHONE), Anchor::Center);
-        assert_eq!(Anchor::of(&Rect::new(1000, 2300, 1080, 2400), PHONE), Anchor::BottomRight);
+        assert_eq!(
+            Anchor::of(&Rect::new(500, 1100, 580, 1300), PHONE),
+            Anchor::Center
+        );
+        assert_eq!(
+            Anchor::of(&Rect::new(1000, 2300, 1080, 2400), PHONE),
+            Anchor::BottomRight
+        );
         // 359 is in the first third of 1080, 360 in the second.
-        assert_eq!(Anchor::of(&Rect::new(359, 0, 360, 1), PHONE), Anchor::TopLeft);
-        assert_eq!(Anchor::of(&Rect::new(360, 0, 361, 1), PHONE), Anchor::TopCenter);
+        assert_eq!(
+            Anchor::of(&Rect::new(359, 0, 360, 1), PHONE),
+            Anchor::TopLeft
+        );
+        assert_eq!(
+            Anchor::of(&Rect::new(360, 0, 361, 1), PHONE),
+            Anchor::TopCenter
+        );
     }
 
     #[test]
     fn anchors_clamp_bounds_outside_the_display() {
-        assert_eq!(Anchor::of(&Rect::new(-500, -500, -10, -10), PHONE), Anchor::TopLeft);
-        assert_eq!(Anchor::of(&Rect::new(5000, 9000, 6000, 9999), PHONE), Anchor::BottomRight);
-        assert_eq!(Anchor::of(&Rect::new(900, 2000, 100, 100), PHONE), Anchor::Center);
-        assert_eq!(Anchor::of(&Rect::new(0, 0, 10, 10), Size::default()), Anchor::BottomRight);
+        assert_eq!(
+            Anchor::of(&Rect::new(-500, -500, -10, -10), PHONE),
+            Anchor::TopLeft
+        );
+        assert_eq!(
+            Anchor::of(&Rect::new(5000, 9000, 6000, 9999), PHONE),
+            Anchor::BottomRight
+        );
+        assert_eq!(
+            Anchor::of(&Rect::new(900, 2000, 100, 100), PHONE),
+            Anchor::Center
+        );
+        assert_eq!(
+            Anchor::of(&Rect::new(0, 0, 10, 10), Size::default()),
+            Anchor::BottomRight
+        );
     }
 
     #[test]

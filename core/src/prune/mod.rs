@@ -75,15 +75,23 @@ pub enum LineKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "fate", rename_all = "kebab-case")]
 pub enum Fate {
-    Printed { at: usize },
+    Printed {
+        at: usize,
+    },
     /// Text merged into the clickable node's line.
-    Merged { into: usize },
+    Merged {
+        into: usize,
+    },
     /// An empty shell: nothing to read or do, children moved up.
     Flattened,
     /// Outside the viewport of a scrollable, counted in its `more:` line.
-    Summarised { of: usize },
+    Summarised {
+        of: usize,
+    },
     /// Not on screen.
-    NotVisible { why: HiddenWhy },
+    NotVisible {
+        why: HiddenWhy,
+    },
     /// Part of a keyboard shown only as `keyboard: open`.
     Collapsed,
 }
@@ -110,15 +118,29 @@ impl From<Hidden> for HiddenWhy {
 impl Fate {
     /// The rule (or fact) that kept this node off its own line, in words.
     pub fn reason(&self, pruned: &Pruned) -> String {
-        let name = |at: &usize| pruned.nodes.get(*at).map_or_else(String::new, PrunedNode::name);
+        let name = |at: &usize| {
+            pruned
+                .nodes
+                .get(*at)
+                .map_or_else(String::new, PrunedNode::name)
+        };
         match self {
             Fate::Printed { at } => format!("printed as {}", name(at)),
-            Fate::Merged { into } => format!("merge_clickable_text: its text is merged into {}", name(into)),
+            Fate::Merged { into } => format!(
+                "merge_clickable_text: its text is merged into {}",
+                name(into)
+            ),
             Fate::Flattened => "flatten_shells: no text, description, action or kept id".into(),
             Fate::Summarised { of } => format!("more_summaries: off the viewport of {}", name(of)),
-            Fate::NotVisible { why: HiddenWhy::Reported } => "not visible: the dump marks it invisible".into(),
-            Fate::NotVisible { why: HiddenWhy::Offscreen } => "not visible: no part of it is on the display".into(),
-            Fate::NotVisible { why: HiddenWhy::Covered } => "not visible: covered by a window above it".into(),
+            Fate::NotVisible {
+                why: HiddenWhy::Reported,
+            } => "not visible: the dump marks it invisible".into(),
+            Fate::NotVisible {
+                why: HiddenWhy::Offscreen,
+            } => "not visible: no part of it is on the display".into(),
+            Fate::NotVisible {
+                why: HiddenWhy::Covered,
+            } => "not visible: covered by a window above it".into(),
             Fate::Collapsed => "keyboard = collapse: keys are not listed".into(),
         }
     }
@@ -193,7 +215,10 @@ pub fn prune_with_version(tree: &Tree, rules: &PruneRules, version: String) -> P
         nodes: Vec::new(),
         handles: Vec::new(),
     };
-    let keyboard = tree.windows.iter().any(|w| w.kind == WindowKind::Keyboard && !w.bounds.is_empty());
+    let keyboard = tree
+        .windows
+        .iter()
+        .any(|w| w.kind == WindowKind::Keyboard && !w.bounds.is_empty());
     let mut order: Vec<usize> = (0..tree.windows.len()).collect();
     order.sort_by_key(|&w| tree.windows[w].kind.layer());
     for w in order {
@@ -217,7 +242,10 @@ pub fn prune_with_version(tree: &Tree, rules: &PruneRules, version: String) -> P
         if opens_group {
             pruner.lines.push(Line {
                 depth: 0,
-                kind: LineKind::Window { window: window.kind, package: window.package.clone() },
+                kind: LineKind::Window {
+                    window: window.kind,
+                    package: window.package.clone(),
+                },
             });
         }
         for &root in &window.roots {
@@ -279,7 +307,12 @@ impl Pruner<'_> {
                     } else {
                         depth
                     };
-                    stack.extend(node.children.iter().rev().map(|&c| Step::Visit(c, child_depth)));
+                    stack.extend(
+                        node.children
+                            .iter()
+                            .rev()
+                            .map(|&c| Step::Visit(c, child_depth)),
+                    );
                 }
             }
         }
@@ -331,10 +364,16 @@ impl Pruner<'_> {
             .collect::<Vec<_>>()
             .join(" · ");
         let hint = one_line(&node.hint);
-        let hint = if hint.is_empty() || hint == text { String::new() } else { truncate(&hint, self.rules.max_text_chars) };
+        let hint = if hint.is_empty() || hint == text {
+            String::new()
+        } else {
+            truncate(&hint, self.rules.max_text_chars)
+        };
         let id_text = match id_name(&node.resource_id) {
             Some(name) if self.rules.ids && label.is_empty() => name.to_owned(),
-            _ if !self.rules.flatten_shells && label.is_empty() && !node.is_actionable() => node.short_class().to_owned(),
+            _ if !self.rules.flatten_shells && label.is_empty() && !node.is_actionable() => {
+                node.short_class().to_owned()
+            }
             _ => String::new(),
         };
         let i = (node.is_actionable() || self.rules.index_all).then(|| {
@@ -356,7 +395,10 @@ impl Pruner<'_> {
             bounds: node.bounds,
             visible,
         });
-        self.lines.push(Line { depth, kind: LineKind::Node { at } });
+        self.lines.push(Line {
+            depth,
+            kind: LineKind::Node { at },
+        });
         at
     }
 
@@ -398,17 +440,28 @@ impl Pruner<'_> {
                 continue;
             };
             let sample = self.sample_text(item);
-            let meaningful = sample.is_some() || self.tree.descendants(item).any(|d| self.tree.nodes[d].is_actionable());
+            let meaningful = sample.is_some()
+                || self
+                    .tree
+                    .descendants(item)
+                    .any(|d| self.tree.nodes[d].is_actionable());
             if !meaningful {
                 continue;
             }
             for d in self.tree.descendants(item) {
                 self.fates[d] = Fate::Summarised { of: at };
             }
-            let index = groups.iter().position(|g| g.direction == direction).unwrap_or_else(|| {
-                groups.push(MoreGroup { direction, count: 0, samples: Vec::new() });
-                groups.len() - 1
-            });
+            let index = groups
+                .iter()
+                .position(|g| g.direction == direction)
+                .unwrap_or_else(|| {
+                    groups.push(MoreGroup {
+                        direction,
+                        count: 0,
+                        samples: Vec::new(),
+                    });
+                    groups.len() - 1
+                });
             let group = &mut groups[index];
             group.count += 1;
             if let Some(text) = sample.filter(|_| group.samples.len() < self.rules.more_samples) {
@@ -416,7 +469,10 @@ impl Pruner<'_> {
             }
         }
         if !groups.is_empty() {
-            self.lines.push(Line { depth, kind: LineKind::More { of: at, groups } });
+            self.lines.push(Line {
+                depth,
+                kind: LineKind::More { of: at, groups },
+            });
         }
     }
 
@@ -424,7 +480,12 @@ impl Pruner<'_> {
     /// unprinted layout wrappers between it and its items (stopping at nested scrollables).
     fn offscreen_items(&self, container: NodeId) -> Vec<NodeId> {
         let mut items = Vec::new();
-        let mut stack: Vec<NodeId> = self.tree.nodes[container].children.iter().rev().copied().collect();
+        let mut stack: Vec<NodeId> = self.tree.nodes[container]
+            .children
+            .iter()
+            .rev()
+            .copied()
+            .collect();
         while let Some(id) = stack.pop() {
             let node = &self.tree.nodes[id];
             match self.visibility.get(id) {
@@ -445,10 +506,17 @@ impl Pruner<'_> {
             .descendants(item)
             .map(|d| {
                 let node = &self.tree.nodes[d];
-                if node.text.trim().is_empty() { node.desc.as_str() } else { node.text.as_str() }
+                if node.text.trim().is_empty() {
+                    node.desc.as_str()
+                } else {
+                    node.text.as_str()
+                }
             })
             .max_by_key(|text| text.trim().chars().count())?;
-        let words: Vec<&str> = longest.split_whitespace().take(self.rules.more_words).collect();
+        let words: Vec<&str> = longest
+            .split_whitespace()
+            .take(self.rules.more_words)
+            .collect();
         (!words.is_empty()).then(|| truncate(&words.join(" "), self.rules.max_text_chars))
     }
 
@@ -457,8 +525,13 @@ impl Pruner<'_> {
         let display_area = i64::from(self.tree.display.width) * i64::from(self.tree.display.height);
         self.nodes.iter().any(|p| {
             let node = &self.tree.nodes[p.raw];
-            let in_app = matches!(self.tree.windows[node.window].kind, WindowKind::App | WindowKind::Overlay);
-            in_app && (!p.label.is_empty() || (node.is_actionable() && p.visible.area() * 2 < display_area))
+            let in_app = matches!(
+                self.tree.windows[node.window].kind,
+                WindowKind::App | WindowKind::Overlay
+            );
+            in_app
+                && (!p.label.is_empty()
+                    || (node.is_actionable() && p.visible.area() * 2 < display_area))
         })
     }
 }

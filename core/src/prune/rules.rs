@@ -90,8 +90,14 @@ impl PruneRules {
 
     /// Reads a rules file; missing keys keep their defaults, unknown keys are an error.
     pub fn load(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|source| Error::Io { path: path.into(), source })?;
-        Self::from_toml(&text).map_err(|message| Error::Rules { path: path.into(), message })
+        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+            path: path.into(),
+            source,
+        })?;
+        Self::from_toml(&text).map_err(|message| Error::Rules {
+            path: path.into(),
+            message,
+        })
     }
 
     /// Parses rules from TOML text; the error names the offending key and line.
@@ -106,7 +112,10 @@ impl PruneRules {
 
     /// Writes the rules file.
     pub fn save(&self, path: &Path) -> Result<()> {
-        std::fs::write(path, self.to_toml()).map_err(|source| Error::Io { path: path.into(), source })
+        std::fs::write(path, self.to_toml()).map_err(|source| Error::Io {
+            path: path.into(),
+            source,
+        })
     }
 }
 
@@ -123,13 +132,22 @@ mod tests {
             ..PruneRules::default()
         };
         assert_eq!(PruneRules::from_toml(&rules.to_toml()).unwrap(), rules);
-        assert_eq!(PruneRules::from_toml(&PruneRules::all_off().to_toml()).unwrap(), PruneRules::all_off());
+        assert_eq!(
+            PruneRules::from_toml(&PruneRules::all_off().to_toml()).unwrap(),
+            PruneRules::all_off()
+        );
     }
 
     #[test]
     fn partial_files_keep_defaults_and_typos_are_named() {
         let rules = PruneRules::from_toml("anchors = false\n").unwrap();
-        assert_eq!(rules, PruneRules { anchors: false, ..PruneRules::default() });
+        assert_eq!(
+            rules,
+            PruneRules {
+                anchors: false,
+                ..PruneRules::default()
+            }
+        );
         let err = PruneRules::from_toml("anchor = false\n").unwrap_err();
         assert!(err.contains("unknown field `anchor`"), "{err}");
         let err = PruneRules::from_toml("max_text_chars = \"ten\"\n").unwrap_err();
@@ -139,6 +157,9 @@ mod tests {
     #[test]
     fn shipped_default_file_is_the_default() {
         let shipped = include_str!("../../../assets/rules/default.toml");
-        assert_eq!(PruneRules::from_toml(shipped).unwrap(), PruneRules::default());
+        assert_eq!(
+            PruneRules::from_toml(shipped).unwrap(),
+            PruneRules::default()
+        );
     }
 }

@@ -96,5 +96,6 @@ pub fn json(pruned: &Pruned) -> String {
         nodes,
         more,
     };
-    serde_json::to_string_pretty(&snapshot).unwrap_or_else(|e| unreachable!("snapshot always serialises: {e}"))
+    serde_json::to_string_pretty(&snapshot)
+        .unwrap_or_else(|e| unreachable!("snapshot always serialises: {e}"))
 }

@@ -33,5 +33,8 @@ fn all_flags(flags: Flags) -> impl Iterator<Item = String> {
     FLAG_WORDS
         .iter()
         .map(move |(flag, _, name)| format!("{name}={}", flags.contains(*flag)))
-        .chain(std::iter::once(format!("enabled={}", flags.contains(Flags::ENABLED))))
+        .chain(std::iter::once(format!(
+            "enabled={}",
+            flags.contains(Flags::ENABLED)
+        )))
 }

@@ -14,7 +14,11 @@ pub fn yaml(pruned: &Pruned) -> String {
     if !pruned.app.is_empty() {
         let _ = writeln!(out, "app: {}", pruned.app);
     }
-    let _ = writeln!(out, "display: {}x{}", pruned.display.width, pruned.display.height);
+    let _ = writeln!(
+        out,
+        "display: {}x{}",
+        pruned.display.width, pruned.display.height
+    );
     if pruned.rotation != 0 {
         let _ = writeln!(out, "rotation: {}", pruned.rotation);
     }
