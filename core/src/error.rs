@@ -57,9 +57,10 @@ pub enum Error {
 
     /// Nesting deeper than any real screen; refused instead of risking the stack.
     #[error(
-        "the dump nests deeper than {limit} levels (at line {line}); no real screen does, so the file is likely corrupt or generated"
+        "the dump nests deeper than {limit} levels (at {at}); no real screen does, so the file \
+         is likely corrupt or generated"
     )]
-    TooDeep { limit: usize, line: usize },
+    TooDeep { limit: usize, at: String },
 
     /// The dump holds no node at all.
     #[error("the dump contains no UI nodes; capture it again while the screen is on and unlocked")]

@@ -1,1 +1,1 @@
-//! End-to-end tests of tapscope live under tests/.
+//! End-to-end tests of tapscope across crates and shipped assets live in `tests/tests/`.

@@ -38,7 +38,7 @@ fn utf16(
     encoding: &'static str,
     skipped: usize,
 ) -> Result<Cow<'static, str>> {
-    if bytes.len() % 2 != 0 {
+    if !bytes.len().is_multiple_of(2) {
         return Err(Error::Encoding {
             encoding,
             offset: skipped + bytes.len() - 1,

@@ -1,83 +1,149 @@
 //! JSON dumps: droidbot states and `.vh` lists, Rico hierarchies, droidrun elements, flat element lists.
 
-use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::fmt;
 
-use super::json_fields::Fields;
-use super::{MAX_DEPTH, TreeBuilder, is_editable_class};
-use crate::error::{Error, Result};
-use crate::model::{DumpFormat, Flags, Node, NodeId, Tree};
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+
+use super::json_fields::{Child, Element, Item, Skip, Text, answer_others};
+use super::{MAX_DEPTH, TreeBuilder};
+use crate::error::{Error, Result, line_column};
+use crate::model::{DumpFormat, NodeId, Tree};
 
 /// Parses any JSON form tapscope knows, recognised by its shape.
 pub(super) fn parse(text: &str) -> Result<Tree> {
-    let value: Value = serde_json::from_str(text).map_err(|e| Error::Json {
+    check_nesting(text)?;
+    let top: Top<'_> = read_unbounded(text).map_err(|e| json_error(&e))?;
+    match top {
+        Top::Object(dump) => {
+            if let Some(views) = &dump.views {
+                return droidbot(views, Some(dump.foreground_activity.0.into_owned()));
+            }
+            if let Some(root) = &dump.root {
+                let app = dump.activity_name.0.into_owned();
+                return nested(root.0.iter(), DumpFormat::Rico, Some(app));
+            }
+            Err(unknown(text))
+        }
+        Top::List(items) => {
+            let Some(Item(Some(first))) = items.first() else {
+                return Err(Error::UnknownFormat {
+                    found: "a JSON list that holds no objects".into(),
+                });
+            };
+            let elements = items.iter().filter_map(|item| item.0.as_ref());
+            if first.has_parent_key() && first.has_indexed_children() {
+                droidbot(&items, None)
+            } else if first.has_children_key() || first.has_class_name_key() {
+                nested(elements, DumpFormat::Droidrun, None)
+            } else if first.has_bounds_key() {
+                nested(elements, DumpFormat::FlatList, None)
+            } else {
+                Err(unknown(text))
+            }
+        }
+        Top::Other(kind) => Err(Error::UnknownFormat {
+            found: format!("a bare JSON {kind}"),
+        }),
+    }
+}
+
+/// Deepest bracket nesting read: about 250 node levels (a node and its children list take
+/// two), far past any real screen, and shallow enough for the parser's recursion.
+const MAX_JSON_NESTING: usize = 512;
+
+/// Refuses JSON nested deeper than [`MAX_JSON_NESTING`] before the recursive parser sees it.
+fn check_nesting(text: &str) -> Result<()> {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (offset, &byte) in text.as_bytes().iter().enumerate() {
+        if in_string {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_JSON_NESTING {
+                    let (line, _) = line_column(text, offset);
+                    return Err(Error::TooDeep {
+                        limit: MAX_JSON_NESTING / 2,
+                        at: format!("line {line}"),
+                    });
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Deserializes without serde_json's fixed 128-level limit; [`check_nesting`] bounds it instead.
+fn read_unbounded<'de, T: Deserialize<'de>>(text: &'de str) -> serde_json::Result<T> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    deserializer.disable_recursion_limit();
+    let value = T::deserialize(&mut deserializer)?;
+    deserializer.end()?;
+    Ok(value)
+}
+
+fn json_error(e: &serde_json::Error) -> Error {
+    Error::Json {
         line: e.line(),
         column: e.column(),
         message: e.to_string(),
-    })?;
-    match &value {
-        Value::Object(map) => {
-            if let Some(views) = map.get("views").and_then(Value::as_array) {
-                let app = Fields(map).text(&["foreground_activity"]);
-                return droidbot(views, Some(app));
-            }
-            if let Some(root) = map.get("activity").and_then(|a| a.get("root")) {
-                let app = Fields(map).text(&["activity_name"]);
-                return nested(std::slice::from_ref(root), DumpFormat::Rico, Some(app));
-            }
-            Err(unknown(map))
-        }
-        Value::Array(items) => {
-            let Some(Value::Object(first)) = items.first() else {
-                return Err(Error::UnknownFormat { found: "a JSON list that holds no objects".into() });
-            };
-            let indexed_children = first
-                .get("children")
-                .and_then(Value::as_array)
-                .is_some_and(|c| c.iter().all(Value::is_number));
-            if first.contains_key("parent") && indexed_children {
-                droidbot(items, None)
-            } else if first.contains_key("children") || first.contains_key("className") {
-                nested(items, DumpFormat::Droidrun, None)
-            } else if first.contains_key("bounds") {
-                nested(items, DumpFormat::FlatList, None)
-            } else {
-                Err(unknown(first))
-            }
-        }
-        other => Err(Error::UnknownFormat { found: format!("a bare JSON {}", kind_of(other)) }),
     }
 }
 
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "list",
-        Value::Object(_) => "object",
+/// Names the keys of the object that was not recognised (the top level, or a list's first
+/// element). Only this error path builds a `Value`, for its sorted keys.
+fn unknown(text: &str) -> Error {
+    let value: Value = match serde_json::from_str(text) {
+        Ok(value) => value,
+        Err(e) => return json_error(&e),
+    };
+    let map = match &value {
+        Value::Array(items) => items.first().and_then(Value::as_object),
+        other => other.as_object(),
+    };
+    let keys: Vec<&str> = map
+        .into_iter()
+        .flat_map(|m| m.keys())
+        .map(String::as_str)
+        .take(8)
+        .collect();
+    Error::UnknownFormat {
+        found: format!("a JSON object with keys {keys:?}"),
     }
-}
-
-fn unknown(map: &Map<String, Value>) -> Error {
-    let keys: Vec<&str> = map.keys().map(String::as_str).take(8).collect();
-    Error::UnknownFormat { found: format!("a JSON object with keys {keys:?}") }
 }
 
 /// droidbot: a flat `views[]` where each view names its parent and children by index.
-fn droidbot(views: &[Value], app: Option<String>) -> Result<Tree> {
-    let shape = |message: String| Error::JsonShape { format: "droidbot", message };
-    let fields: Vec<Fields<'_>> = views
+fn droidbot(views: &[Item<'_>], app: Option<String>) -> Result<Tree> {
+    let shape = |message: String| Error::JsonShape {
+        format: "droidbot",
+        message,
+    };
+    let elements: Vec<&Element<'_>> = views
         .iter()
         .enumerate()
-        .map(|(i, v)| v.as_object().map(Fields).ok_or_else(|| shape(format!("views[{i}] is not an object"))))
+        .map(|(i, v)| {
+            v.0.as_ref()
+                .ok_or_else(|| shape(format!("views[{i}] is not an object")))
+        })
         .collect::<Result<_>>()?;
-    let parent_of = |f: &Fields<'_>| f.integer(&["parent"]).filter(|&p| p >= 0 && (p as usize) < views.len());
+    let parent_of = |e: &Element<'_>| e.parent().filter(|&p| p >= 0 && (p as usize) < views.len());
     let mut builder = TreeBuilder::default();
     let mut visited = vec![false; views.len()];
     let mut stack: Vec<(usize, Option<NodeId>, usize)> = (0..views.len())
         .rev()
-        .filter(|&i| parent_of(&fields[i]).is_none())
+        .filter(|&i| parent_of(elements[i]).is_none())
         .map(|i| (i, None, 0))
         .collect();
     while let Some((index, parent, depth)) = stack.pop() {
@@ -85,12 +151,23 @@ fn droidbot(views: &[Value], app: Option<String>) -> Result<Tree> {
             continue; // a view listed twice, or a cycle: keep its first place
         }
         if depth >= MAX_DEPTH {
-            return Err(Error::TooDeep { limit: MAX_DEPTH, line: 0 });
+            return Err(Error::TooDeep {
+                limit: MAX_DEPTH,
+                at: format!("views[{index}]"),
+            });
         }
-        let id = builder.add(parent, read_node(fields[index], DumpFormat::Droidbot));
-        for child in fields[index].children(&["children"]).iter().rev() {
-            let child = child.as_u64().map(|c| c as usize).filter(|&c| c < views.len());
-            let child = child.ok_or_else(|| shape(format!("views[{index}] names a child that does not exist")))?;
+        let node = elements[index]
+            .to_node(DumpFormat::Droidbot)
+            .map_err(|m| shape(format!("views[{index}]: {m}")))?;
+        let id = builder.add(parent, node);
+        for child in elements[index].children().iter().rev() {
+            let child = match child {
+                Child::Number(Some(c)) => usize::try_from(*c).ok().filter(|&c| c < views.len()),
+                _ => None,
+            };
+            let child = child.ok_or_else(|| {
+                shape(format!("views[{index}] names a child that does not exist"))
+            })?;
             stack.push((child, Some(id), depth + 1));
         }
     }
@@ -98,81 +175,240 @@ fn droidbot(views: &[Value], app: Option<String>) -> Result<Tree> {
 }
 
 /// Rico, droidrun and flat lists: elements that hold their children (if any) inline.
-fn nested(roots: &[Value], format: DumpFormat, app: Option<String>) -> Result<Tree> {
+/// Entries that are not objects (Rico writes `null` for views it could not capture) are skipped.
+fn nested<'a, 'de: 'a>(
+    roots: impl DoubleEndedIterator<Item = &'a Element<'de>>,
+    format: DumpFormat,
+    app: Option<String>,
+) -> Result<Tree> {
     let mut builder = TreeBuilder::default();
-    let mut stack: Vec<(&Value, Option<NodeId>, usize)> = roots.iter().rev().map(|r| (r, None, 0)).collect();
-    while let Some((value, parent, depth)) = stack.pop() {
-        let Some(map) = value.as_object() else {
-            continue; // Rico writes `null` for views it could not capture
-        };
+    let mut stack: Vec<(&Element<'de>, Option<NodeId>, usize)> =
+        roots.rev().map(|r| (r, None, 0)).collect();
+    while let Some((element, parent, depth)) = stack.pop() {
         if depth >= MAX_DEPTH {
-            return Err(Error::TooDeep { limit: MAX_DEPTH, line: 0 });
+            return Err(Error::TooDeep {
+                limit: MAX_DEPTH,
+                at: format!("element {}", builder.len() + 1),
+            });
         }
-        let fields = Fields(map);
-        let id = builder.add(parent, read_node(fields, format));
-        for child in fields.children(&["children"]).iter().rev() {
-            stack.push((child, Some(id), depth + 1));
+        let node = element
+            .to_node(format)
+            .map_err(|message| Error::JsonShape {
+                format: format.name(),
+                message: format!("element {}: {message}", builder.len() + 1),
+            })?;
+        let id = builder.add(parent, node);
+        for child in element.children().iter().rev() {
+            if let Child::Element(child) = child {
+                stack.push((child, Some(id), depth + 1));
+            }
         }
     }
     // Rico and droidrun lists are one screen; only droidbot marks windows by root.
     builder.finish(format, 0, app, format == DumpFormat::Rico)
 }
 
-/// One element, under whichever key spelling its tool used.
-fn read_node(f: Fields<'_>, format: DumpFormat) -> Node {
-    let mut node = Node {
-        class: f.text(&["class", "className"]),
-        text: f.text(&["text"]),
-        desc: f.text(&["content-desc", "content_description", "contentDesc", "content_desc"]),
-        hint: f.text(&["hint"]),
-        resource_id: f.text(&["resource-id", "resource_id", "resourceId"]),
-        package: f.text(&["package", "packageName"]),
-        bounds: f.rect(&["bounds", "boundsInScreen"]).unwrap_or_default(),
-        ..Node::default()
-    };
-    let flag_keys: [(Flags, &[&str]); 11] = [
-        (Flags::CLICKABLE, &["clickable", "isClickable"]),
-        (Flags::LONG_CLICKABLE, &["long-clickable", "long_clickable", "longClickable"]),
-        (Flags::CHECKABLE, &["checkable", "isCheckable"]),
-        (Flags::CHECKED, &["checked", "isChecked"]),
-        (Flags::SCROLLABLE, &["scrollable", "isScrollable"]),
-        (Flags::EDITABLE, &["editable", "isEditable"]),
-        (Flags::FOCUSABLE, &["focusable", "isFocusable"]),
-        (Flags::FOCUSED, &["focused", "isFocused"]),
-        (Flags::SELECTED, &["selected", "isSelected"]),
-        (Flags::PASSWORD, &["password", "is_password", "isPassword"]),
-        (Flags::ENABLED, &["enabled", "isEnabled"]),
-    ];
-    for (flag, keys) in flag_keys {
-        node.flags.set(flag, f.flag(keys).unwrap_or(flag == Flags::ENABLED));
-    }
-    let scrolls = f.flag(&["scrollable-horizontal"]).unwrap_or(false) || f.flag(&["scrollable-vertical"]).unwrap_or(false);
-    let visibility = f.text(&["visibility"]);
-    let hidden = f.flag(&["visible-to-user", "visible", "visibleToUser"]) == Some(false)
-        || !(visibility.is_empty() || visibility == "visible");
-    node.flags.set(Flags::SCROLLABLE, node.has(Flags::SCROLLABLE) || scrolls);
-    node.flags.set(Flags::HIDDEN, hidden);
-    if format == DumpFormat::Droidrun {
-        droidrun_quirks(&mut node, f);
-    }
-    let ancestors = f.children(&["ancestors"]);
-    let edit_ancestor = ancestors.iter().filter_map(Value::as_str).any(is_editable_class);
-    if is_editable_class(&node.class) || edit_ancestor {
-        node.flags |= Flags::EDITABLE;
-    }
-    node
+/// The top level of a JSON dump, read in one pass.
+enum Top<'de> {
+    Object(Dump<'de>),
+    List(Vec<Item<'de>>),
+    /// Not a container: what it is instead, for the error.
+    Other(&'static str),
 }
 
-/// droidrun-portal's early output puts the class name in `text` and the action in `type`.
-fn droidrun_quirks(node: &mut Node, f: Fields<'_>) {
-    if node.text == node.class || node.text == node.short_class() {
-        node.text.clear();
+/// The keys of a top-level object that name a format: droidbot's `views`, Rico's `activity.root`.
+#[derive(Default)]
+struct Dump<'de> {
+    views: Option<Vec<Item<'de>>>,
+    foreground_activity: Text<'de>,
+    activity_name: Text<'de>,
+    /// `activity.root`, when `activity` is an object holding `root` (boxed: an element is large).
+    root: Option<Box<Item<'de>>>,
+}
+
+impl<'de> Deserialize<'de> for Top<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct TopVisitor;
+        impl<'de> Visitor<'de> for TopVisitor {
+            type Value = Top<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON dump")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Top<'de>, A::Error> {
+                // A repeated key keeps its last value, as a JSON map would.
+                let mut dump = Dump::default();
+                while let Some(Name(name)) = map.next_key()? {
+                    match &*name {
+                        "views" => dump.views = map.next_value::<Views<'de>>()?.0,
+                        "foreground_activity" => dump.foreground_activity = map.next_value()?,
+                        "activity_name" => dump.activity_name = map.next_value()?,
+                        "activity" => dump.root = map.next_value::<Activity<'de>>()?.0,
+                        _ => {
+                            map.next_value::<Skip>()?;
+                        }
+                    }
+                }
+                Ok(Top::Object(dump))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Top<'de>, A::Error> {
+                Views::visit(seq).map(Top::List)
+            }
+            answer_others!('de, Top::Other("null") => unit);
+            answer_others!('de, Top::Other("boolean") => bool);
+            answer_others!('de, Top::Other("number") => u64 i64 f64);
+            answer_others!('de, Top::Other("string") => str);
+        }
+        deserializer.deserialize_any(TopVisitor)
     }
-    match f.text(&["type"]).as_str() {
-        "clickable" => node.flags |= Flags::CLICKABLE,
-        "scrollable" => node.flags |= Flags::SCROLLABLE,
-        "focusable" => node.flags |= Flags::FOCUSABLE,
-        "checkable" => node.flags |= Flags::CHECKABLE,
-        _ => {}
+}
+
+/// droidbot's `views`: `None` when it is not a list.
+struct Views<'de>(Option<Vec<Item<'de>>>);
+
+impl<'de> Views<'de> {
+    fn visit<A: SeqAccess<'de>>(mut seq: A) -> Result<Vec<Item<'de>>, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(items)
+    }
+}
+
+impl<'de> Deserialize<'de> for Views<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ViewsVisitor;
+        impl<'de> Visitor<'de> for ViewsVisitor {
+            type Value = Views<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a list of views")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Views<'de>, A::Error> {
+                Views::visit(seq).map(|items| Views(Some(items)))
+            }
+            answer_others!('de, Views(None) => unit bool u64 i64 f64 str map);
+        }
+        deserializer.deserialize_any(ViewsVisitor)
+    }
+}
+
+/// Rico's `activity`: its `root`, if it is an object that has one.
+struct Activity<'de>(Option<Box<Item<'de>>>);
+
+impl<'de> Deserialize<'de> for Activity<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ActivityVisitor;
+        impl<'de> Visitor<'de> for ActivityVisitor {
+            type Value = Activity<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an activity")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Activity<'de>, A::Error> {
+                let mut root = None;
+                while let Some(Name(name)) = map.next_key()? {
+                    if name == "root" {
+                        root = Some(Box::new(map.next_value()?));
+                    } else {
+                        map.next_value::<Skip>()?;
+                    }
+                }
+                Ok(Activity(root))
+            }
+            answer_others!('de, Activity(None) => unit bool u64 i64 f64 str seq);
+        }
+        deserializer.deserialize_any(ActivityVisitor)
+    }
+}
+
+/// A key of a top-level object, borrowed unless it has escapes.
+struct Name<'de>(Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for Name<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct NameVisitor;
+        impl<'de> Visitor<'de> for NameVisitor {
+            type Value = Name<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Name<'de>, E> {
+                Ok(Name(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Name<'de>, E> {
+                Ok(Name(Cow::Owned(v.to_owned())))
+            }
+        }
+        deserializer.deserialize_identifier(NameVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Flags, Rect};
+
+    #[test]
+    fn droidbot_views_link_by_index() {
+        let json = r#"{"foreground_activity": "com.app/.Main", "views": [
+            {"parent": -1, "children": [1], "class": "F", "package": "com.app", "bounds": [[0,0],[100,200]]},
+            {"parent": 0, "children": [], "text": "Go", "clickable": true, "bounds": [[0,0],[10,10]]}]}"#;
+        let tree = parse(json).unwrap();
+        assert_eq!(tree.format, DumpFormat::Droidbot);
+        assert_eq!(tree.app, "com.app/.Main");
+        assert_eq!(tree.nodes[1].parent, Some(0));
+        assert!(tree.nodes[1].has(Flags::CLICKABLE));
+        assert_eq!(tree.nodes[0].bounds, Rect::new(0, 0, 100, 200));
+    }
+
+    #[test]
+    fn every_list_shape_is_recognised() {
+        let droidbot =
+            r#"[{"parent": null, "children": [1]}, {"parent": 0, "children": [], "text": "a"}]"#;
+        assert_eq!(parse(droidbot).unwrap().format, DumpFormat::Droidbot);
+        let droidrun =
+            r#"[{"className": "X", "bounds": "0,0,10,10", "children": [{"text": "a"}]}]"#;
+        let tree = parse(droidrun).unwrap();
+        assert_eq!((tree.format, tree.nodes.len()), (DumpFormat::Droidrun, 2));
+        let flat = r#"[{"bounds": "[0,0][10,10]", "text": "a"}, null, {"bounds": "[0,0][5,5]"}]"#;
+        let tree = parse(flat).unwrap();
+        assert_eq!((tree.format, tree.nodes.len()), (DumpFormat::FlatList, 2));
+    }
+
+    #[test]
+    fn rico_root_skips_nulls() {
+        let json = r#"{"activity_name": "a/.B", "activity": {"root":
+            {"class": "F", "bounds": [0,0,10,10], "children": [null, {"class": "T"}]}}}"#;
+        let tree = parse(json).unwrap();
+        assert_eq!(
+            (tree.format, tree.nodes.len(), tree.app.as_str()),
+            (DumpFormat::Rico, 2, "a/.B")
+        );
+    }
+
+    #[test]
+    fn errors_say_what_was_found() {
+        let message = |json: &str| parse(json).unwrap_err().to_string();
+        assert!(message(r#"{"b": 1, "a": 2}"#).contains(r#"keys ["a", "b"]"#));
+        assert!(message(r#"[{"z": 1}]"#).contains(r#"keys ["z"]"#));
+        assert!(message("[1, {}]").contains("holds no objects"));
+        assert!(
+            message(r#"{"views": [{"parent": -1, "children": [5]}]}"#).contains("names a child")
+        );
+        assert!(message(r#"{"views": [{}, 3]}"#).contains("views[1] is not an object"));
+        assert!(matches!(
+            parse(r#"[{"text": "a",]"#),
+            Err(Error::Json {
+                line: 1,
+                column: 15,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn droidbot_cycles_and_repeats_keep_the_first_place() {
+        let json = r#"[{"parent": null, "children": [1, 1]}, {"parent": 0, "children": [0]}]"#;
+        let tree = parse(json).unwrap();
+        assert_eq!(tree.nodes.len(), 2);
     }
 }

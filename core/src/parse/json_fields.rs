@@ -1,107 +1,1022 @@
-//! Lenient field access for JSON dumps: each tool spells keys, booleans and bounds its own way.
+//! One JSON element read straight from the text: key aliases, lenient values, and the node it becomes.
+//!
+//! Each tool spells keys, booleans and bounds its own way. Elements are deserialized in one pass,
+//! borrowing strings from the text, without building a `serde_json::Value` tree first.
 
-use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::fmt;
 
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+
+use super::is_editable_class;
 use super::xml::parse_bounds;
-use crate::model::Rect;
+use crate::model::{DumpFormat, Flags, Node, Rect};
 
-/// One JSON element, read through the aliases each tool uses for a field.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Fields<'a>(pub &'a Map<String, Value>);
-
-impl<'a> Fields<'a> {
-    fn first(&self, keys: &[&str]) -> Option<&'a Value> {
-        keys.iter().find_map(|k| self.0.get(*k)).filter(|v| !v.is_null())
-    }
-
-    /// A string field; numbers are printed, `[s, …]` lists give their first string.
-    pub(super) fn text(&self, keys: &[&str]) -> String {
-        match self.first(keys) {
-            Some(Value::String(s)) => s.clone(),
-            Some(Value::Number(n)) => n.to_string(),
-            Some(Value::Array(items)) => items
-                .iter()
-                .find_map(Value::as_str)
-                .unwrap_or_default()
-                .to_owned(),
-            _ => String::new(),
+/// Visitor methods for the JSON kinds a field has no use for: the value is consumed
+/// (containers are walked, never built) and `$value` is the answer.
+macro_rules! answer_others {
+    ($de:lifetime, $value:expr => $($kind:ident)*) => { $(answer_others!(@$kind $de, $value);)* };
+    (@unit $de:lifetime, $v:expr) => {
+        fn visit_unit<E: ::serde::de::Error>(self) -> Result<Self::Value, E> { Ok($v) }
+    };
+    (@bool $de:lifetime, $v:expr) => {
+        fn visit_bool<E: ::serde::de::Error>(self, _: bool) -> Result<Self::Value, E> { Ok($v) }
+    };
+    (@u64 $de:lifetime, $v:expr) => {
+        fn visit_u64<E: ::serde::de::Error>(self, _: u64) -> Result<Self::Value, E> { Ok($v) }
+    };
+    (@i64 $de:lifetime, $v:expr) => {
+        fn visit_i64<E: ::serde::de::Error>(self, _: i64) -> Result<Self::Value, E> { Ok($v) }
+    };
+    (@f64 $de:lifetime, $v:expr) => {
+        fn visit_f64<E: ::serde::de::Error>(self, _: f64) -> Result<Self::Value, E> { Ok($v) }
+    };
+    (@str $de:lifetime, $v:expr) => {
+        fn visit_str<E: ::serde::de::Error>(self, _: &str) -> Result<Self::Value, E> { Ok($v) }
+    };
+    (@seq $de:lifetime, $v:expr) => {
+        fn visit_seq<A: ::serde::de::SeqAccess<$de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+            ::serde::de::Visitor::visit_seq($crate::parse::json_fields::SkipVisitor, seq).map(|_| $v)
         }
-    }
-
-    /// A boolean field: `true`, `"true"` and `1` are true.
-    pub(super) fn flag(&self, keys: &[&str]) -> Option<bool> {
-        match self.first(keys)? {
-            Value::Bool(b) => Some(*b),
-            Value::String(s) => Some(s.eq_ignore_ascii_case("true")),
-            Value::Number(n) => Some(n.as_i64() != Some(0)),
-            _ => None,
+    };
+    (@map $de:lifetime, $v:expr) => {
+        fn visit_map<A: ::serde::de::MapAccess<$de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            ::serde::de::Visitor::visit_map($crate::parse::json_fields::SkipVisitor, map).map(|_| $v)
         }
-    }
+    };
+}
+pub(super) use answer_others;
 
-    pub(super) fn integer(&self, keys: &[&str]) -> Option<i64> {
-        self.first(keys)?.as_i64()
-    }
+/// Consumes any value without keeping it. Unlike serde's `IgnoredAny` (which takes a laxer
+/// shortcut past strings, numbers and nesting), this goes through the full parser, so malformed
+/// or too deeply nested JSON is reported exactly as when the whole document was read as a `Value`.
+#[derive(Debug)]
+pub(super) struct Skip;
 
-    /// Bounds in any of the forms tools write: `"[l,t][r,b]"`, `"l,t,r,b"`,
-    /// `[[l,t],[r,b]]`, `[l,t,r,b]`, or `{left, top, right, bottom}`.
-    pub(super) fn rect(&self, keys: &[&str]) -> Option<Rect> {
-        match self.first(keys)? {
-            Value::String(s) => parse_bounds(s).or_else(|| rect_from(s.split(',').map(|p| p.trim().parse().ok()))),
-            Value::Array(items) => match items.as_slice() {
-                [Value::Array(a), Value::Array(b)] => rect_from(a.iter().chain(b).map(as_i32)),
-                flat => rect_from(flat.iter().map(as_i32)),
-            },
-            Value::Object(map) => rect_from(["left", "top", "right", "bottom"].iter().map(|k| map.get(*k).and_then(as_i32))),
-            _ => None,
-        }
-    }
-
-    pub(super) fn children(&self, keys: &[&str]) -> &'a [Value] {
-        self.first(keys).and_then(Value::as_array).map_or(&[], Vec::as_slice)
+impl<'de> Deserialize<'de> for Skip {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(SkipVisitor)
     }
 }
 
-fn as_i32(value: &Value) -> Option<i32> {
-    let n = value.as_f64()?;
-    Some(n.round().clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32)
+#[derive(Debug)]
+pub(super) struct SkipVisitor;
+
+impl<'de> Visitor<'de> for SkipVisitor {
+    type Value = Skip;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any value")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Skip, A::Error> {
+        while seq.next_element::<Skip>()?.is_some() {}
+        Ok(Skip)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Skip, A::Error> {
+        while map.next_entry::<Skip, Skip>()?.is_some() {}
+        Ok(Skip)
+    }
+
+    answer_others!('de, Skip => unit bool u64 i64 f64 str);
+}
+
+/// Text fields, by index into [`Element::texts`].
+const CLASS: usize = 0;
+const TEXT: usize = 1;
+const DESC: usize = 2;
+const HINT: usize = 3;
+const RESOURCE_ID: usize = 4;
+const PACKAGE: usize = 5;
+const VISIBILITY: usize = 6;
+const TYPE: usize = 7;
+
+/// Boolean fields: the first eleven set these flags, the last three are read on their own.
+const FLAG_ORDER: [Flags; 11] = [
+    Flags::CLICKABLE,
+    Flags::LONG_CLICKABLE,
+    Flags::CHECKABLE,
+    Flags::CHECKED,
+    Flags::SCROLLABLE,
+    Flags::EDITABLE,
+    Flags::FOCUSABLE,
+    Flags::FOCUSED,
+    Flags::SELECTED,
+    Flags::PASSWORD,
+    Flags::ENABLED,
+];
+const SCROLL_H: usize = 11;
+const SCROLL_V: usize = 12;
+const VISIBLE: usize = 13;
+
+/// Which field a key fills, and its rank among that field's spellings (0 wins).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Key {
+    Text(usize, u8),
+    Bool(usize, u8),
+    Bounds(u8),
+    Parent,
+    Children,
+    Ancestors,
+    Other,
+}
+
+fn key(name: &str) -> Key {
+    match name {
+        "class" => Key::Text(CLASS, 0),
+        "className" => Key::Text(CLASS, 1),
+        "text" => Key::Text(TEXT, 0),
+        "content-desc" => Key::Text(DESC, 0),
+        "content_description" => Key::Text(DESC, 1),
+        "contentDesc" => Key::Text(DESC, 2),
+        "content_desc" => Key::Text(DESC, 3),
+        "hint" => Key::Text(HINT, 0),
+        "resource-id" => Key::Text(RESOURCE_ID, 0),
+        "resource_id" => Key::Text(RESOURCE_ID, 1),
+        "resourceId" => Key::Text(RESOURCE_ID, 2),
+        "package" => Key::Text(PACKAGE, 0),
+        "packageName" => Key::Text(PACKAGE, 1),
+        "visibility" => Key::Text(VISIBILITY, 0),
+        "type" => Key::Text(TYPE, 0),
+        "bounds" => Key::Bounds(0),
+        "boundsInScreen" => Key::Bounds(1),
+        "clickable" => Key::Bool(0, 0),
+        "isClickable" => Key::Bool(0, 1),
+        "long-clickable" => Key::Bool(1, 0),
+        "long_clickable" => Key::Bool(1, 1),
+        "longClickable" => Key::Bool(1, 2),
+        "checkable" => Key::Bool(2, 0),
+        "isCheckable" => Key::Bool(2, 1),
+        "checked" => Key::Bool(3, 0),
+        "isChecked" => Key::Bool(3, 1),
+        "scrollable" => Key::Bool(4, 0),
+        "isScrollable" => Key::Bool(4, 1),
+        "editable" => Key::Bool(5, 0),
+        "isEditable" => Key::Bool(5, 1),
+        "focusable" => Key::Bool(6, 0),
+        "isFocusable" => Key::Bool(6, 1),
+        "focused" => Key::Bool(7, 0),
+        "isFocused" => Key::Bool(7, 1),
+        "selected" => Key::Bool(8, 0),
+        "isSelected" => Key::Bool(8, 1),
+        "password" => Key::Bool(9, 0),
+        "is_password" => Key::Bool(9, 1),
+        "isPassword" => Key::Bool(9, 2),
+        "enabled" => Key::Bool(10, 0),
+        "isEnabled" => Key::Bool(10, 1),
+        "scrollable-horizontal" => Key::Bool(SCROLL_H, 0),
+        "scrollable-vertical" => Key::Bool(SCROLL_V, 0),
+        "visible-to-user" => Key::Bool(VISIBLE, 0),
+        "visible" => Key::Bool(VISIBLE, 1),
+        "visibleToUser" => Key::Bool(VISIBLE, 2),
+        "parent" => Key::Parent,
+        "children" => Key::Children,
+        "ancestors" => Key::Ancestors,
+        _ => Key::Other,
+    }
+}
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl Visitor<'_> for KeyVisitor {
+            type Value = Key;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key, E> {
+                Ok(key(v))
+            }
+        }
+        deserializer.deserialize_identifier(KeyVisitor)
+    }
+}
+
+/// One field's value and the rank of the spelling it came from: a better-ranked spelling
+/// wins wherever it appears, and a repeated key keeps its last value (as a JSON map would).
+#[derive(Debug, Default)]
+struct Slot<T> {
+    rank: Option<u8>,
+    value: T,
+}
+
+impl<T> Slot<T> {
+    /// Reads the next map value into the slot, or skips it when a better spelling was seen.
+    fn fill<'de, A: MapAccess<'de>>(&mut self, map: &mut A, rank: u8) -> Result<(), A::Error>
+    where
+        T: Deserialize<'de>,
+    {
+        if self.rank.is_none_or(|seen| rank <= seen) {
+            self.value = map.next_value()?;
+            self.rank = Some(rank);
+        } else {
+            map.next_value::<Skip>()?;
+        }
+        Ok(())
+    }
+}
+
+/// One element of any JSON dump format; fields it does not know are skipped.
+#[derive(Debug, Default)]
+pub(super) struct Element<'de> {
+    texts: [Slot<Text<'de>>; 8],
+    bools: [Slot<Bool>; 14],
+    bounds: Slot<Bounds>,
+    parent: Slot<Integer>,
+    children: Slot<Children<'de>>,
+    ancestors: Slot<EditAncestor>,
+    /// Keys the format detection looks for, with whatever value.
+    class_name_key: bool,
+    bounds_key: bool,
+}
+
+impl<'de> Element<'de> {
+    /// The `parent` index, if it is an integer.
+    pub(super) fn parent(&self) -> Option<i64> {
+        self.parent.value.0
+    }
+
+    pub(super) fn children(&self) -> &[Child<'de>] {
+        self.children.value.0.as_deref().unwrap_or_default()
+    }
+
+    pub(super) fn has_parent_key(&self) -> bool {
+        self.parent.rank.is_some()
+    }
+
+    pub(super) fn has_children_key(&self) -> bool {
+        self.children.rank.is_some()
+    }
+
+    pub(super) fn has_class_name_key(&self) -> bool {
+        self.class_name_key
+    }
+
+    pub(super) fn has_bounds_key(&self) -> bool {
+        self.bounds_key
+    }
+
+    /// Whether `children` is a list of numbers (droidbot's indexes), as opposed to elements.
+    pub(super) fn has_indexed_children(&self) -> bool {
+        let children = self.children.value.0.as_deref();
+        children.is_some_and(|c| c.iter().all(|c| matches!(c, Child::Number(_))))
+    }
+
+    fn text(&self, field: usize) -> &str {
+        &self.texts[field].value.0
+    }
+
+    fn flag(&self, field: usize) -> Option<bool> {
+        self.bools[field].value.0
+    }
+
+    /// The node this element describes, under whichever key spelling its tool used.
+    /// Fails only when bounds are given in a form no tool writes.
+    pub(super) fn to_node(&self, format: DumpFormat) -> Result<Node, String> {
+        if let Some(shown) = &self.bounds.value.1 {
+            return Err(format!(
+                "bounds {shown} are not of a form tapscope reads: [l,t][r,b], l,t,r,b, \
+                 [[l,t],[r,b]], [l,t,r,b] or {{left, top, right, bottom}}"
+            ));
+        }
+        let mut node = Node {
+            class: self.text(CLASS).to_owned(),
+            text: self.text(TEXT).to_owned(),
+            desc: self.text(DESC).to_owned(),
+            hint: self.text(HINT).to_owned(),
+            resource_id: self.text(RESOURCE_ID).to_owned(),
+            package: self.text(PACKAGE).to_owned(),
+            bounds: self.bounds.value.0.unwrap_or_default(),
+            ..Node::default()
+        };
+        for (field, flag) in FLAG_ORDER.into_iter().enumerate() {
+            node.flags
+                .set(flag, self.flag(field).unwrap_or(flag == Flags::ENABLED));
+        }
+        let scrolls = self.flag(SCROLL_H).unwrap_or(false) || self.flag(SCROLL_V).unwrap_or(false);
+        let visibility = self.text(VISIBILITY);
+        let hidden = self.flag(VISIBLE) == Some(false)
+            || !(visibility.is_empty() || visibility == "visible");
+        node.flags
+            .set(Flags::SCROLLABLE, node.has(Flags::SCROLLABLE) || scrolls);
+        node.flags.set(Flags::HIDDEN, hidden);
+        if format == DumpFormat::Droidrun {
+            self.droidrun_quirks(&mut node);
+        }
+        if is_editable_class(&node.class) || self.ancestors.value.0 {
+            node.flags |= Flags::EDITABLE;
+        }
+        Ok(node)
+    }
+
+    /// droidrun-portal's early output puts the class name in `text` and the action in `type`.
+    fn droidrun_quirks(&self, node: &mut Node) {
+        if node.text == node.class || node.text == node.short_class() {
+            node.text.clear();
+        }
+        match self.text(TYPE) {
+            "clickable" => node.flags |= Flags::CLICKABLE,
+            "scrollable" => node.flags |= Flags::SCROLLABLE,
+            "focusable" => node.flags |= Flags::FOCUSABLE,
+            "checkable" => node.flags |= Flags::CHECKABLE,
+            _ => {}
+        }
+    }
+}
+
+struct ElementVisitor;
+
+impl<'de> Visitor<'de> for ElementVisitor {
+    type Value = Element<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an element object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Element<'de>, A::Error> {
+        let mut element = Element::default();
+        while let Some(key) = map.next_key::<Key>()? {
+            match key {
+                Key::Text(field, rank) => {
+                    element.class_name_key |= field == CLASS && rank == 1;
+                    element.texts[field].fill(&mut map, rank)?;
+                }
+                Key::Bool(field, rank) => element.bools[field].fill(&mut map, rank)?,
+                Key::Bounds(rank) => {
+                    element.bounds_key |= rank == 0;
+                    element.bounds.fill(&mut map, rank)?;
+                }
+                Key::Parent => element.parent.fill(&mut map, 0)?,
+                Key::Children => element.children.fill(&mut map, 0)?,
+                Key::Ancestors => element.ancestors.fill(&mut map, 0)?,
+                Key::Other => {
+                    map.next_value::<Skip>()?;
+                }
+            }
+        }
+        Ok(element)
+    }
+}
+
+impl<'de> Deserialize<'de> for Element<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(ElementVisitor)
+    }
+}
+
+/// A list entry that may be an element; anything else (Rico's `null`s) is skipped.
+#[derive(Debug, Default)]
+pub(super) struct Item<'de>(pub(super) Option<Element<'de>>);
+
+impl<'de> Deserialize<'de> for Item<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ItemVisitor;
+        impl<'de> Visitor<'de> for ItemVisitor {
+            type Value = Item<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an element or anything else")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Item<'de>, A::Error> {
+                ElementVisitor.visit_map(map).map(|e| Item(Some(e)))
+            }
+            answer_others!('de, Item(None) => unit bool u64 i64 f64 str seq);
+        }
+        deserializer.deserialize_any(ItemVisitor)
+    }
+}
+
+/// One entry of `children`: an index (droidbot), a nested element (Rico, droidrun), or neither.
+#[derive(Debug)]
+pub(super) enum Child<'de> {
+    /// Any number; the index if it is a non-negative integer.
+    Number(Option<u64>),
+    Element(Box<Element<'de>>),
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Child<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ChildVisitor;
+        impl<'de> Visitor<'de> for ChildVisitor {
+            type Value = Child<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a child index or element")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Child<'de>, E> {
+                Ok(Child::Number(Some(v)))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Child<'de>, E> {
+                Ok(Child::Number(None))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Child<'de>, E> {
+                Ok(Child::Number(None))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Child<'de>, A::Error> {
+                ElementVisitor
+                    .visit_map(map)
+                    .map(|e| Child::Element(Box::new(e)))
+            }
+            answer_others!('de, Child::Other => unit bool str seq);
+        }
+        deserializer.deserialize_any(ChildVisitor)
+    }
+}
+
+/// `children`: a list of [`Child`], or `None` when the value is not a list.
+#[derive(Debug, Default)]
+struct Children<'de>(Option<Vec<Child<'de>>>);
+
+impl<'de> Deserialize<'de> for Children<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ChildrenVisitor;
+        impl<'de> Visitor<'de> for ChildrenVisitor {
+            type Value = Children<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a list of children")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Children<'de>, A::Error> {
+                let mut children = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+                while let Some(child) = seq.next_element()? {
+                    children.push(child);
+                }
+                Ok(Children(Some(children)))
+            }
+            answer_others!('de, Children(None) => unit bool u64 i64 f64 str map);
+        }
+        deserializer.deserialize_any(ChildrenVisitor)
+    }
+}
+
+/// A lenient string: numbers are printed, `[s, …]` lists give their first string
+/// (Rico writes `[null]` or `["x"]`), anything else is empty.
+#[derive(Debug, Default, PartialEq)]
+pub(super) struct Text<'de>(pub(super) Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for Text<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct TextVisitor;
+        impl<'de> Visitor<'de> for TextVisitor {
+            type Value = Text<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("text")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(v)))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(v.to_string())))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(v.to_string())))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Text<'de>, E> {
+                // Printed as serde_json prints numbers, so `1.0` stays `1.0`.
+                let printed = serde_json::Number::from_f64(v).map(|n| n.to_string());
+                Ok(Text(Cow::Owned(printed.unwrap_or_default())))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Text<'de>, A::Error> {
+                while let Some(MaybeStr(item)) = seq.next_element()? {
+                    if let Some(text) = item {
+                        SkipVisitor.visit_seq(seq)?;
+                        return Ok(Text(text));
+                    }
+                }
+                Ok(Text::default())
+            }
+            answer_others!('de, Text::default() => unit bool map);
+        }
+        deserializer.deserialize_any(TextVisitor)
+    }
+}
+
+/// A string, or `None` for any other value.
+struct MaybeStr<'de>(Option<Cow<'de, str>>);
+
+impl<'de> Deserialize<'de> for MaybeStr<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct MaybeStrVisitor;
+        impl<'de> Visitor<'de> for MaybeStrVisitor {
+            type Value = MaybeStr<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("anything")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<MaybeStr<'de>, E> {
+                Ok(MaybeStr(Some(Cow::Borrowed(v))))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<MaybeStr<'de>, E> {
+                Ok(MaybeStr(Some(Cow::Owned(v.to_owned()))))
+            }
+            answer_others!('de, MaybeStr(None) => unit bool u64 i64 f64 seq map);
+        }
+        deserializer.deserialize_any(MaybeStrVisitor)
+    }
+}
+
+/// A lenient boolean: `true`, `"true"` (any case) and non-zero integers are true;
+/// `None` for null, lists and objects.
+#[derive(Debug, Default, PartialEq)]
+struct Bool(Option<bool>);
+
+impl<'de> Deserialize<'de> for Bool {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct BoolVisitor;
+        impl<'de> Visitor<'de> for BoolVisitor {
+            type Value = Bool;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a boolean")
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Bool, E> {
+                Ok(Bool(Some(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Bool, E> {
+                Ok(Bool(Some(v.eq_ignore_ascii_case("true"))))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Bool, E> {
+                Ok(Bool(Some(v != 0)))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Bool, E> {
+                Ok(Bool(Some(v != 0)))
+            }
+            // Only an integer zero is false (as `Value::as_i64` read it), so even 0.0 is true.
+            answer_others!('de, Bool(Some(true)) => f64);
+            answer_others!('de, Bool(None) => unit seq map);
+        }
+        deserializer.deserialize_any(BoolVisitor)
+    }
+}
+
+/// An integer that fits `i64`; `None` for anything else, floats included.
+#[derive(Debug, Default, PartialEq)]
+struct Integer(Option<i64>);
+
+impl<'de> Deserialize<'de> for Integer {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct IntegerVisitor;
+        impl<'de> Visitor<'de> for IntegerVisitor {
+            type Value = Integer;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an integer")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Integer, E> {
+                Ok(Integer(i64::try_from(v).ok()))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Integer, E> {
+                Ok(Integer(Some(v)))
+            }
+            answer_others!('de, Integer(None) => unit bool f64 str seq map);
+        }
+        deserializer.deserialize_any(IntegerVisitor)
+    }
+}
+
+/// Rico's `ancestors`: whether any class in the list takes text input.
+#[derive(Debug, Default, PartialEq)]
+struct EditAncestor(bool);
+
+impl<'de> Deserialize<'de> for EditAncestor {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct AncestorsVisitor;
+        impl<'de> Visitor<'de> for AncestorsVisitor {
+            type Value = EditAncestor;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a list of class names")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<EditAncestor, A::Error> {
+                let mut editable = false;
+                while let Some(MaybeStr(class)) = seq.next_element()? {
+                    editable |= class.is_some_and(|c| is_editable_class(&c));
+                }
+                Ok(EditAncestor(editable))
+            }
+            answer_others!('de, EditAncestor(false) => unit bool u64 i64 f64 str map);
+        }
+        deserializer.deserialize_any(AncestorsVisitor)
+    }
+}
+
+/// A number as `f64`, or `None` for any other value.
+struct Number(Option<f64>);
+
+impl<'de> Deserialize<'de> for Number {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(NumberVisitor)
+    }
+}
+
+struct NumberVisitor;
+
+impl<'de> Visitor<'de> for NumberVisitor {
+    type Value = Number;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a number")
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Number, E> {
+        Ok(Number(Some(v as f64)))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Number, E> {
+        Ok(Number(Some(v as f64)))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Number, E> {
+        Ok(Number(Some(v)))
+    }
+    answer_others!('de, Number(None) => unit bool str seq map);
+}
+
+/// Coordinates read from a list: the first four, how many there were, and whether all were numbers.
+#[derive(Clone, Copy, Debug)]
+struct Coords {
+    values: [f64; 4],
+    len: usize,
+    all_numbers: bool,
+}
+
+impl Coords {
+    const EMPTY: Coords = Coords {
+        values: [0.0; 4],
+        len: 0,
+        all_numbers: true,
+    };
+
+    fn push(&mut self, value: Option<f64>) {
+        match value {
+            Some(v) if self.len < 4 => self.values[self.len] = v,
+            Some(_) => {}
+            None => self.all_numbers = false,
+        }
+        self.len += 1;
+    }
+
+    fn rect(&self) -> Option<Rect> {
+        let [l, t, r, b] = self.values.map(round);
+        (self.len == 4 && self.all_numbers).then_some(Rect::new(l, t, r, b))
+    }
+
+    /// `[[l,t],[r,b]]`: the two lists read as one.
+    fn joined(&self, second: &Coords) -> Option<Rect> {
+        if self.len + second.len != 4 || !(self.all_numbers && second.all_numbers) {
+            return None;
+        }
+        let mut both = Coords::EMPTY;
+        self.values[..self.len]
+            .iter()
+            .chain(&second.values[..second.len])
+            .for_each(|&v| both.push(Some(v)));
+        both.rect()
+    }
+}
+
+/// One item of a bounds list: a coordinate, a list of them, or something else.
+enum BoundsItem {
+    Number(f64),
+    List(Coords),
+    Other,
+}
+
+impl<'de> Deserialize<'de> for BoundsItem {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct BoundsItemVisitor;
+        impl<'de> Visitor<'de> for BoundsItemVisitor {
+            type Value = BoundsItem;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a coordinate or a list of them")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<BoundsItem, E> {
+                Ok(BoundsItem::Number(v as f64))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<BoundsItem, E> {
+                Ok(BoundsItem::Number(v as f64))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<BoundsItem, E> {
+                Ok(BoundsItem::Number(v))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<BoundsItem, A::Error> {
+                let mut coords = Coords::EMPTY;
+                while let Some(Number(n)) = seq.next_element()? {
+                    coords.push(n);
+                }
+                Ok(BoundsItem::List(coords))
+            }
+            answer_others!('de, BoundsItem::Other => unit bool str map);
+        }
+        deserializer.deserialize_any(BoundsItemVisitor)
+    }
+}
+
+/// Bounds in any of the forms tools write: `"[l,t][r,b]"`, `"l,t,r,b"`,
+/// `[[l,t],[r,b]]`, `[l,t,r,b]`, or `{left, top, right, bottom}`; floats are rounded.
+/// The second field describes a value that could not be read as bounds (`None` when
+/// absent or `null`), for an error that names it.
+#[derive(Debug, Default, PartialEq)]
+struct Bounds(Option<Rect>, Option<String>);
+
+impl<'de> Deserialize<'de> for Bounds {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct BoundsVisitor;
+        impl<'de> Visitor<'de> for BoundsVisitor {
+            type Value = Bounds;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("bounds")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Bounds, E> {
+                let comma_separated = || rect_from(v.split(',').map(|p| p.trim().parse().ok()));
+                let rect = parse_bounds(v).or_else(comma_separated);
+                Ok(Bounds(rect, rect.is_none().then(|| format!("{v:?}"))))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Bounds, A::Error> {
+                let mut flat = Coords::EMPTY;
+                let mut lists = [None, None];
+                while let Some(item) = seq.next_element()? {
+                    match item {
+                        BoundsItem::Number(v) => flat.push(Some(v)),
+                        BoundsItem::List(coords) => {
+                            if let Some(slot) = lists.get_mut(flat.len) {
+                                *slot = Some(coords);
+                            }
+                            flat.push(None);
+                        }
+                        BoundsItem::Other => flat.push(None),
+                    }
+                }
+                let rect = match lists {
+                    [Some(first), Some(second)] if flat.len == 2 => first.joined(&second),
+                    _ => flat.rect(),
+                };
+                Ok(Bounds(
+                    rect,
+                    rect.is_none().then(|| "in a list of another shape".into()),
+                ))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Bounds, A::Error> {
+                let mut sides = [None; 4];
+                while let Some(side) = map.next_key::<Side>()? {
+                    match side.0 {
+                        Some(i) => sides[i] = map.next_value::<Number>()?.0,
+                        None => {
+                            map.next_value::<Skip>()?;
+                        }
+                    }
+                }
+                let rect = match sides {
+                    [Some(l), Some(t), Some(r), Some(b)] => {
+                        Some(Rect::new(round(l), round(t), round(r), round(b)))
+                    }
+                    _ => None,
+                };
+                Ok(Bounds(
+                    rect,
+                    rect.is_none().then(|| "in an object of other keys".into()),
+                ))
+            }
+            answer_others!('de, Bounds(None, None) => unit);
+            answer_others!('de, Bounds(None, Some("given as a single value".into())) => bool u64 i64 f64);
+        }
+        deserializer.deserialize_any(BoundsVisitor)
+    }
+}
+
+/// A key of a bounds object: the index of `left`, `top`, `right` or `bottom`.
+struct Side(Option<usize>);
+
+impl<'de> Deserialize<'de> for Side {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct SideVisitor;
+        impl Visitor<'_> for SideVisitor {
+            type Value = Side;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a side")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Side, E> {
+                Ok(Side(
+                    ["left", "top", "right", "bottom"]
+                        .iter()
+                        .position(|s| *s == v),
+                ))
+            }
+        }
+        deserializer.deserialize_identifier(SideVisitor)
+    }
+}
+
+fn round(n: f64) -> i32 {
+    n.round().clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32
 }
 
 fn rect_from(mut parts: impl Iterator<Item = Option<i32>>) -> Option<Rect> {
-    let rect = Rect::new(parts.next()??, parts.next()??, parts.next()??, parts.next()??);
+    let rect = Rect::new(
+        parts.next()??,
+        parts.next()??,
+        parts.next()??,
+        parts.next()??,
+    );
     parts.next().is_none().then_some(rect)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
-    fn rect_of(value: Value) -> Option<Rect> {
-        let map = json!({ "bounds": value });
-        Fields(map.as_object().unwrap()).rect(&["bounds"])
+    fn bounds(json: &str) -> Option<Rect> {
+        serde_json::from_str::<Bounds>(json).unwrap().0
+    }
+
+    fn text(json: &str) -> String {
+        serde_json::from_str::<Text<'_>>(json)
+            .unwrap()
+            .0
+            .into_owned()
+    }
+
+    fn flag(json: &str) -> Option<bool> {
+        serde_json::from_str::<Bool>(json).unwrap().0
+    }
+
+    fn node(json: &str, format: DumpFormat) -> Node {
+        serde_json::from_str::<Element<'_>>(json)
+            .unwrap()
+            .to_node(format)
+            .unwrap()
     }
 
     #[test]
     fn every_bounds_form_reads_the_same() {
         let want = Some(Rect::new(1, 2, 30, 40));
-        assert_eq!(rect_of(json!("[1,2][30,40]")), want);
-        assert_eq!(rect_of(json!("1,2,30,40")), want);
-        assert_eq!(rect_of(json!([[1, 2], [30, 40]])), want);
-        assert_eq!(rect_of(json!([1, 2, 30, 40])), want);
-        assert_eq!(rect_of(json!({"left": 1, "top": 2, "right": 30, "bottom": 40})), want);
-        assert_eq!(rect_of(json!([1, 2, 30])), None);
-        assert_eq!(rect_of(json!("1,2,3,4,5")), None);
+        assert_eq!(bounds(r#""[1,2][30,40]""#), want);
+        assert_eq!(bounds(r#"" [1,2][30,40] ""#), want);
+        assert_eq!(bounds(r#""1,2,30,40""#), want);
+        assert_eq!(bounds(r#""1, 2 ,30 , 40""#), want);
+        assert_eq!(bounds("[[1,2],[30,40]]"), want);
+        assert_eq!(bounds("[1,2,30,40]"), want);
+        assert_eq!(bounds(r#"{"left":1,"top":2,"right":30,"bottom":40}"#), want);
+        assert_eq!(
+            bounds(r#"{"bottom":40,"x":[1],"right":30,"top":2,"left":1}"#),
+            want
+        );
+        assert_eq!(bounds("[[1.4,1.6],[29.5,40.49]]"), want);
+        assert_eq!(bounds("[[1,2,30],[40]]"), want);
     }
 
     #[test]
-    fn booleans_and_strings_come_in_many_spellings() {
-        let map = json!({ "a": "true", "b": false, "c": 1, "desc": [null, "Play"], "n": 7 });
-        let fields = Fields(map.as_object().unwrap());
-        assert_eq!(fields.flag(&["a"]), Some(true));
-        assert_eq!(fields.flag(&["missing", "b"]), Some(false));
-        assert_eq!(fields.flag(&["c"]), Some(true));
-        assert_eq!(fields.text(&["desc"]), "Play");
-        assert_eq!(fields.text(&["n"]), "7");
-        assert_eq!(fields.text(&["missing"]), "");
+    fn malformed_bounds_read_as_none() {
+        assert_eq!(bounds("[1,2,30]"), None);
+        assert_eq!(bounds("[1,2,30,40,50]"), None);
+        assert_eq!(bounds(r#"[1,2,30,"40"]"#), None);
+        assert_eq!(bounds("[[1,2,30,40]]"), None);
+        assert_eq!(bounds("[[1,2],[30,40],[5,6]]"), None);
+        assert_eq!(bounds("[[1,2],[30]]"), None);
+        assert_eq!(bounds("[[1,2],30,40]"), None);
+        assert_eq!(bounds(r#""1,2,3,4,5""#), None);
+        assert_eq!(bounds(r#""[1,2][3]""#), None);
+        assert_eq!(bounds(r#"{"left":1,"top":2,"right":30}"#), None);
+        assert_eq!(
+            bounds(r#"{"left":"1","top":2,"right":30,"bottom":40}"#),
+            None
+        );
+        assert_eq!(bounds("null"), None);
+        assert_eq!(bounds("7"), None);
+    }
+
+    #[test]
+    fn bounds_clamp_huge_numbers() {
+        let big = Some(Rect::new(i32::MAX, i32::MIN, 0, 0));
+        assert_eq!(bounds("[1e12,-1e12,0,0]"), big);
+        assert_eq!(
+            bounds("[18446744073709551615,-9223372036854775808,0,0]"),
+            big
+        );
+    }
+
+    #[test]
+    fn text_takes_strings_numbers_and_first_strings_of_lists() {
+        assert_eq!(text(r#""Play""#), "Play");
+        assert_eq!(text(r#""a\"b\u00e9""#), "a\"bé");
+        assert_eq!(text("7"), "7");
+        assert_eq!(text("-7"), "-7");
+        assert_eq!(text("1.0"), "1.0");
+        assert_eq!(text("1e5"), "100000.0");
+        assert_eq!(text(r#"[null, "Play", "x"]"#), "Play");
+        assert_eq!(text(r#"[[1], {"a": "b"}, "Play"]"#), "Play");
+        assert_eq!(text("[null]"), "");
+        assert_eq!(text("null"), "");
+        assert_eq!(text("true"), "");
+        assert_eq!(text(r#"{"text": "x"}"#), "");
+    }
+
+    #[test]
+    fn text_borrows_unescaped_strings() {
+        let json = r#""plain""#;
+        assert!(matches!(
+            serde_json::from_str::<Text<'_>>(json).unwrap().0,
+            Cow::Borrowed("plain")
+        ));
+    }
+
+    #[test]
+    fn booleans_come_in_many_spellings() {
+        assert_eq!(flag("true"), Some(true));
+        assert_eq!(flag("false"), Some(false));
+        assert_eq!(flag(r#""TRUE""#), Some(true));
+        assert_eq!(flag(r#""false""#), Some(false));
+        assert_eq!(flag(r#""yes""#), Some(false));
+        assert_eq!(flag("1"), Some(true));
+        assert_eq!(flag("0"), Some(false));
+        assert_eq!(flag("-1"), Some(true));
+        assert_eq!(flag("0.0"), Some(true));
+        assert_eq!(flag("null"), None);
+        assert_eq!(flag("[true]"), None);
+        assert_eq!(flag("{}"), None);
+    }
+
+    #[test]
+    fn integers_and_ancestors_are_lenient() {
+        let integer = |json| serde_json::from_str::<Integer>(json).unwrap().0;
+        assert_eq!(integer("-1"), Some(-1));
+        assert_eq!(integer("12"), Some(12));
+        assert_eq!(integer("1.0"), None);
+        assert_eq!(integer(r#""1""#), None);
+        assert_eq!(integer("18446744073709551615"), None);
+        let editable = |json| serde_json::from_str::<EditAncestor>(json).unwrap().0;
+        assert!(editable(
+            r#"[1, null, "android.widget.EditText", "java.lang.Object"]"#
+        ));
+        assert!(!editable(
+            r#"["android.view.View", ["android.widget.EditText"]]"#
+        ));
+        assert!(!editable(r#""android.widget.EditText""#));
+    }
+
+    #[test]
+    fn children_are_indexes_elements_or_skipped() {
+        let children =
+            serde_json::from_str::<Children<'_>>(r#"[3, -1, 2.5, {"text": "a"}, null, "4"]"#)
+                .unwrap();
+        let children = children.0.unwrap();
+        assert!(matches!(children[0], Child::Number(Some(3))));
+        assert!(matches!(children[1], Child::Number(None)));
+        assert!(matches!(children[2], Child::Number(None)));
+        assert!(matches!(&children[3], Child::Element(e) if e.text(TEXT) == "a"));
+        assert!(matches!(children[4], Child::Other));
+        assert!(matches!(children[5], Child::Other));
+        assert!(
+            serde_json::from_str::<Children<'_>>("null")
+                .unwrap()
+                .0
+                .is_none()
+        );
+        let element =
+            serde_json::from_str::<Element<'_>>(r#"{"parent": 0, "children": [1, 2.0]}"#).unwrap();
+        assert!(element.has_indexed_children() && element.has_parent_key());
+        let element = serde_json::from_str::<Element<'_>>(r#"{"children": [1, {}]}"#).unwrap();
+        assert!(!element.has_indexed_children() && element.has_children_key());
+    }
+
+    #[test]
+    fn best_ranked_spelling_wins_and_repeated_keys_keep_the_last() {
+        let node = node(
+            r#"{"className": "B", "class": "A", "content_desc": "d3", "contentDesc": "d2",
+                "boundsInScreen": "5,6,7,8", "bounds": "1,2,3,4", "text": "x", "text": "y",
+                "isClickable": true, "clickable": null, "unknown": {"class": "Z"}}"#,
+            DumpFormat::FlatList,
+        );
+        assert_eq!(
+            (node.class.as_str(), node.desc.as_str(), node.text.as_str()),
+            ("A", "d2", "y")
+        );
+        assert_eq!(node.bounds, Rect::new(1, 2, 3, 4));
+        assert!(
+            !node.has(Flags::CLICKABLE),
+            "a null in the preferred spelling hides the others"
+        );
+    }
+
+    #[test]
+    fn flags_visibility_and_editability() {
+        let node = node(
+            r#"{"scrollable-vertical": "true", "visibility": "gone", "isEnabled": 0,
+                "ancestors": ["android.widget.EditText"]}"#,
+            DumpFormat::Rico,
+        );
+        assert!(
+            node.has(Flags::SCROLLABLE) && node.has(Flags::HIDDEN) && node.has(Flags::EDITABLE)
+        );
+        assert!(!node.has(Flags::ENABLED));
+        let node = self::node(r#"{"visible-to-user": false}"#, DumpFormat::Droidbot);
+        assert!(node.has(Flags::HIDDEN) && node.has(Flags::ENABLED));
+    }
+
+    #[test]
+    fn droidrun_text_naming_the_class_is_cleared() {
+        let node = node(
+            r#"{"className": "a.b.Button", "text": "Button", "type": "clickable"}"#,
+            DumpFormat::Droidrun,
+        );
+        assert_eq!(node.text, "");
+        assert!(node.has(Flags::CLICKABLE));
     }
 }

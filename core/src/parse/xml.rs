@@ -36,7 +36,7 @@ pub(super) fn parse(text: &str) -> Result<Tree> {
             let (line, _) = line_column(text, offset);
             return Err(Error::TooDeep {
                 limit: MAX_DEPTH,
-                line,
+                at: format!("line {line}"),
             });
         }
         let name = element.name();

@@ -166,9 +166,11 @@ mod tests {
             Anchor::of(&Rect::new(900, 2000, 100, 100), PHONE),
             Anchor::Center
         );
+        // An unknown (0x0) display counts as 1x1: everything clamps onto its one pixel,
+        // (0,0), which is in the top-left cell (right and bottom are exclusive).
         assert_eq!(
             Anchor::of(&Rect::new(0, 0, 10, 10), Size::default()),
-            Anchor::BottomRight
+            Anchor::TopLeft
         );
     }
 

@@ -449,7 +449,11 @@ impl Pruner<'_> {
                 continue;
             }
             for d in self.tree.descendants(item) {
-                self.fates[d] = Fate::Summarised { of: at };
+                // A descendant whose bounds reach back into the viewport is on screen and
+                // already has its line: it keeps that fate.
+                if !matches!(self.fates[d], Fate::Printed { .. } | Fate::Merged { .. }) {
+                    self.fates[d] = Fate::Summarised { of: at };
+                }
             }
             let index = groups
                 .iter()
