@@ -37,7 +37,12 @@ const OPEN: &str = "<hierarchy rotation=\"0\">\n  <node text=\"a\" bounds=\"[0,0
 #[test]
 fn malformed_xml_reports_line_and_column() {
     // A misspelt closing tag: the position of `</nod>`.
-    assert_xml_error(&format!("{OPEN}  </nod>\n</hierarchy>\n"), 3, 3, "`</nod>`");
+    assert_xml_error(
+        &format!("{OPEN}  </nod>\n</hierarchy>\n"),
+        3,
+        3,
+        "found </nod>",
+    );
     // A closing tag with nothing open.
     assert_xml_error(
         &format!("{OPEN}  </node>\n</hierarchy>\n</hierarchy>\n"),
@@ -62,13 +67,13 @@ fn malformed_xml_reports_line_and_column() {
 }
 
 #[test]
-fn malformed_attributes_point_at_their_element() {
+fn malformed_attributes_point_at_the_attribute() {
     let node = |attrs: &str| {
         format!("<hierarchy>\n  <node bounds=\"[0,0][1,1]\"/>\n    <node {attrs}/>\n</hierarchy>")
     };
-    assert_xml_error(&node("text=abc"), 3, 5, "not quoted");
-    assert_xml_error(&node("text"), 3, 5, "has no value");
-    assert_xml_error(&node("text=\"&bogus;\""), 3, 5, "bogus");
+    assert_xml_error(&node("text=abc"), 3, 11, "not quoted");
+    assert_xml_error(&node("text"), 3, 11, "has no value");
+    assert_xml_error(&node("text=\"&bogus;\""), 3, 11, "bogus");
 }
 
 #[test]
@@ -102,7 +107,7 @@ fn bounds_garbage_is_an_error_naming_the_bounds() {
                 err,
                 Error::Xml {
                     line: 2,
-                    column: 1,
+                    column: 16,
                     ..
                 }
             ),

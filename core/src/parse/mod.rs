@@ -12,6 +12,7 @@ mod decode;
 mod json;
 mod json_fields;
 mod xml;
+mod xml_scan;
 
 use std::io::Read;
 use std::path::Path;

@@ -1,67 +1,87 @@
 //! uiautomator and Appium XML: single-line and pretty-printed dumps, several windows, any attribute layout.
 
-use std::borrow::Cow;
-
-use quick_xml::events::{BytesStart, Event};
-use quick_xml::reader::Reader;
-
+use super::xml_scan::{Scanner, Tag, decode_value};
 use super::{MAX_DEPTH, TreeBuilder, is_editable_class};
 use crate::error::{Error, Result, line_column};
 use crate::model::{DumpFormat, Flags, Node, NodeId, Rect, Tree};
 
 /// Parses uiautomator (`<node>`) or Appium (class-name tags) XML.
 pub(super) fn parse(text: &str) -> Result<Tree> {
-    let mut reader = Reader::from_str(text);
+    let at = |offset: usize, message: String| {
+        let (line, column) = line_column(text, offset);
+        Error::Xml {
+            line,
+            column,
+            message,
+        }
+    };
+    let mut scanner = Scanner::new(text);
     let mut builder = TreeBuilder::default();
-    // Open elements: `None` for the `<hierarchy>` wrapper, `Some(id)` for nodes.
-    let mut open: Vec<(Option<NodeId>, usize)> = Vec::new();
+    // Open elements: the node (`None` for the `<hierarchy>` wrapper), tag name and offset.
+    let mut open: Vec<(Option<NodeId>, &str, usize)> = Vec::new();
     let mut rotation = 0u8;
     let mut appium = false;
     loop {
-        let offset = reader.buffer_position() as usize;
-        let event = reader
-            .read_event()
-            .map_err(|e| xml_error(text, reader.error_position() as usize, &e))?;
-        let (element, closes) = match event {
-            Event::Start(element) => (element, false),
-            Event::Empty(element) => (element, true),
-            Event::End(_) => {
-                open.pop();
+        let tag = scanner.next_tag().map_err(|e| at(e.offset, e.message))?;
+        let (name, start) = match tag {
+            Tag::End => break,
+            Tag::Close { name, start } => {
+                match open.pop() {
+                    Some((_, opened, _)) if opened == name => {}
+                    Some((_, opened, _)) => {
+                        return Err(at(start, format!("expected </{opened}>, found </{name}>")));
+                    }
+                    None => return Err(at(start, format!("</{name}> closes no open element"))),
+                }
                 continue;
             }
-            Event::Eof => break,
-            _ => continue,
+            Tag::Open { name, start } => (name, start),
         };
         if open.len() >= MAX_DEPTH {
-            let (line, _) = line_column(text, offset);
+            let (line, _) = line_column(text, start);
             return Err(Error::TooDeep {
                 limit: MAX_DEPTH,
                 at: format!("line {line}"),
             });
         }
-        let name = element.name();
-        let tag = name.as_ref();
-        let start = offset + leading_whitespace(&text[offset..]);
-        let entry = if tag == "hierarchy" && builder.len() == 0 && open.is_empty() {
-            rotation = rotation_of(element.attributes_raw());
-            None
+        let (entry, closed) = if name == "hierarchy" && builder.len() == 0 && open.is_empty() {
+            let closed = scanner
+                .attributes(|key, value| {
+                    if key == "rotation" {
+                        rotation = value.trim().parse().unwrap_or(0);
+                    }
+                    Ok(())
+                })
+                .map_err(|e| at(e.offset, e.message))?;
+            (None, closed)
         } else {
-            appium |= tag != "node";
-            let parent = open.iter().rev().find_map(|&(id, _)| id);
-            let node = read_node(text, &element, tag, start)?;
-            Some(builder.add(parent, node))
+            appium |= name != "node";
+            let mut node = Node {
+                source_offset: Some(start),
+                flags: Flags::ENABLED,
+                ..Node::default()
+            };
+            let closed = scanner
+                .attributes(|key, value| apply_attribute(&mut node, key, value))
+                .map_err(|e| at(e.offset, e.message))?;
+            if node.class.is_empty() && name != "node" {
+                node.class = name.to_owned();
+            }
+            if is_editable_class(&node.class) {
+                node.flags |= Flags::EDITABLE;
+            }
+            let parent = open.iter().rev().find_map(|&(id, _, _)| id);
+            (Some(builder.add(parent, node)), closed)
         };
-        if !closes {
-            open.push((entry, start));
+        if !closed {
+            open.push((entry, name, start));
         }
     }
-    if let Some(&(_, start)) = open.last() {
-        let (line, column) = line_column(text, start);
-        return Err(Error::Xml {
-            line,
-            column,
-            message: "the dump ends before this element is closed (truncated file?)".into(),
-        });
+    if let Some(&(_, _, start)) = open.last() {
+        return Err(at(
+            start,
+            "the dump ends before this element is closed (truncated file?)".into(),
+        ));
     }
     let format = if appium {
         DumpFormat::Appium
@@ -71,154 +91,62 @@ pub(super) fn parse(text: &str) -> Result<Tree> {
     builder.finish(format, rotation, None, true)
 }
 
-fn leading_whitespace(rest: &str) -> usize {
-    rest.len() - rest.trim_start().len()
-}
-
-fn read_node(text: &str, element: &BytesStart<'_>, tag: &str, start: usize) -> Result<Node> {
-    let mut node = Node {
-        source_offset: Some(start),
-        flags: Flags::ENABLED,
-        ..Node::default()
-    };
-    let at = |message: String| {
-        let (line, column) = line_column(text, start);
-        Error::Xml {
-            line,
-            column,
-            message,
+/// Sets the node field or flag an attribute names; unknown attributes are ignored.
+fn apply_attribute(node: &mut Node, key: &str, raw: &str) -> Result<(), String> {
+    let flag = match key {
+        "text" => return decode_into(&mut node.text, key, raw),
+        "content-desc" => return decode_into(&mut node.desc, key, raw),
+        "hint" => return decode_into(&mut node.hint, key, raw),
+        "resource-id" => return decode_into(&mut node.resource_id, key, raw),
+        "class" => return decode_into(&mut node.class, key, raw),
+        "package" => return decode_into(&mut node.package, key, raw),
+        "bounds" => {
+            node.bounds = parse_bounds(raw).ok_or_else(|| {
+                format!("bounds {raw:?} are not of the form [left,top][right,bottom]")
+            })?;
+            return Ok(());
         }
+        "visible-to-user" | "displayed" => {
+            node.flags.set(Flags::HIDDEN, raw == "false");
+            return Ok(());
+        }
+        "clickable" => Flags::CLICKABLE,
+        "long-clickable" => Flags::LONG_CLICKABLE,
+        "checkable" => Flags::CHECKABLE,
+        "checked" => Flags::CHECKED,
+        "scrollable" => Flags::SCROLLABLE,
+        "focusable" => Flags::FOCUSABLE,
+        "focused" => Flags::FOCUSED,
+        "selected" => Flags::SELECTED,
+        "password" => Flags::PASSWORD,
+        "enabled" => Flags::ENABLED,
+        _ => return Ok(()),
     };
-    let mut rest = element.attributes_raw();
-    while let Some((key, raw, after)) = next_attribute(rest).map_err(at)? {
-        rest = after;
-        let value = || attribute_value(raw).map_err(|e| at(format!("attribute `{key}`: {e}")));
-        let flag = match key {
-            "text" => {
-                node.text = value()?.into_owned();
-                continue;
-            }
-            "content-desc" => {
-                node.desc = value()?.into_owned();
-                continue;
-            }
-            "hint" => {
-                node.hint = value()?.into_owned();
-                continue;
-            }
-            "resource-id" => {
-                node.resource_id = value()?.into_owned();
-                continue;
-            }
-            "class" => {
-                node.class = value()?.into_owned();
-                continue;
-            }
-            "package" => {
-                node.package = value()?.into_owned();
-                continue;
-            }
-            "bounds" => {
-                let value = value()?;
-                node.bounds = parse_bounds(&value).ok_or_else(|| {
-                    at(format!(
-                        "bounds {value:?} are not of the form [left,top][right,bottom]"
-                    ))
-                })?;
-                continue;
-            }
-            "clickable" => Flags::CLICKABLE,
-            "long-clickable" => Flags::LONG_CLICKABLE,
-            "checkable" => Flags::CHECKABLE,
-            "checked" => Flags::CHECKED,
-            "scrollable" => Flags::SCROLLABLE,
-            "focusable" => Flags::FOCUSABLE,
-            "focused" => Flags::FOCUSED,
-            "selected" => Flags::SELECTED,
-            "password" => Flags::PASSWORD,
-            "enabled" => Flags::ENABLED,
-            "visible-to-user" | "displayed" => {
-                node.flags.set(Flags::HIDDEN, raw == "false");
-                continue;
-            }
-            _ => continue,
-        };
-        node.flags.set(flag, raw == "true");
-    }
-    if node.class.is_empty() && tag != "node" {
-        node.class = tag.to_owned();
-    }
-    if is_editable_class(&node.class) {
-        node.flags |= Flags::EDITABLE;
-    }
-    Ok(node)
+    node.flags.set(flag, raw == "true");
+    Ok(())
 }
 
-/// Splits the next `key="value"` (or single-quoted) pair off a raw attribute string.
-///
-/// Hand-rolled on bytes because attribute scanning is most of the parse time on real
-/// dumps, and uiautomator writes nothing but plain quoted pairs.
-fn next_attribute(raw: &str) -> Result<Option<(&str, &str, &str)>, String> {
-    let bytes = raw.as_bytes();
-    let skip = |from: usize, also_slash: bool| {
-        from + bytes[from..]
-            .iter()
-            .take_while(|&&b| b.is_ascii_whitespace() || (also_slash && b == b'/'))
-            .count()
-    };
-    let start = skip(0, true);
-    if start == bytes.len() {
-        return Ok(None);
-    }
-    let key_end = start
-        + bytes[start..]
-            .iter()
-            .position(|&b| b == b'=' || b.is_ascii_whitespace())
-            .unwrap_or(bytes.len() - start);
-    let key = &raw[start..key_end];
-    let eq = skip(key_end, false);
-    if bytes.get(eq) != Some(&b'=') {
-        return Err(format!("attribute `{key}` has no value"));
-    }
-    let open = skip(eq + 1, false);
-    let quote = match bytes.get(open) {
-        Some(&q @ (b'"' | b'\'')) => q,
-        _ => return Err(format!("the value of attribute `{key}` is not quoted")),
-    };
-    let body = open + 1;
-    let len = memchr::memchr(quote, &bytes[body..])
-        .ok_or_else(|| format!("the value of attribute `{key}` is never closed"))?;
-    // All split points are ASCII bytes, so every slice lies on a char boundary.
-    Ok(Some((key, &raw[body..body + len], &raw[body + len + 1..])))
-}
-
-/// An attribute's value: literal tabs and newlines become spaces (as XML requires),
-/// then entities and character references are decoded.
-fn attribute_value(raw: &str) -> Result<Cow<'_, str>, String> {
-    if !raw
-        .bytes()
-        .any(|b| matches!(b, b'&' | b'\t' | b'\n' | b'\r'))
-    {
-        return Ok(Cow::Borrowed(raw));
-    }
-    let spaced = raw.replace(['\t', '\n', '\r'], " ");
-    match quick_xml::escape::unescape(&spaced) {
-        Ok(value) => Ok(Cow::Owned(value.into_owned())),
-        Err(e) => Err(e.to_string()),
-    }
+fn decode_into(field: &mut String, key: &str, raw: &str) -> Result<(), String> {
+    *field = decode_value(raw)
+        .map_err(|e| format!("attribute `{key}`: {e}"))?
+        .into_owned();
+    Ok(())
 }
 
 /// Parses uiautomator bounds, `[left,top][right,bottom]`, negative numbers allowed.
 pub(crate) fn parse_bounds(value: &str) -> Option<Rect> {
-    let inner = value.trim().strip_prefix('[')?.strip_suffix(']')?;
-    let (first, second) = inner.split_once("][")?;
-    let pair = |s: &str| -> Option<(i32, i32)> {
-        let (a, b) = s.split_once(',')?;
-        Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
-    };
-    let (left, top) = pair(first)?;
-    let (right, bottom) = pair(second)?;
-    Some(Rect {
+    let mut rest = value.as_bytes();
+    let mut numbers = [0i32; 4];
+    for (k, number) in numbers.iter_mut().enumerate() {
+        let opener = if k % 2 == 0 { b'[' } else { b',' };
+        rest = trim_start(rest).strip_prefix(&[opener])?;
+        (*number, rest) = leading_int(trim_start(rest))?;
+        if k % 2 == 1 {
+            rest = trim_start(rest).strip_prefix(b"]")?;
+        }
+    }
+    let [left, top, right, bottom] = numbers;
+    trim_start(rest).is_empty().then_some(Rect {
         left,
         top,
         right,
@@ -226,64 +154,32 @@ pub(crate) fn parse_bounds(value: &str) -> Option<Rect> {
     })
 }
 
-/// The `rotation` of `<hierarchy>`, 0 when absent or unreadable.
-fn rotation_of(mut raw: &str) -> u8 {
-    while let Ok(Some((key, value, rest))) = next_attribute(raw) {
-        if key == "rotation" {
-            return value.trim().parse().unwrap_or(0);
-        }
-        raw = rest;
-    }
-    0
+fn trim_start(bytes: &[u8]) -> &[u8] {
+    let spaces = bytes.iter().take_while(|b| b.is_ascii_whitespace()).count();
+    &bytes[spaces..]
 }
 
-fn xml_error(text: &str, offset: usize, error: &quick_xml::Error) -> Error {
-    let (line, column) = line_column(text, offset);
-    Error::Xml {
-        line,
-        column,
-        message: error.to_string(),
+/// A decimal `i32` at the start of `bytes` (optional `-`), and what follows it.
+fn leading_int(bytes: &[u8]) -> Option<(i32, &[u8])> {
+    let (negative, digits) = match bytes.strip_prefix(b"-") {
+        Some(rest) => (true, rest),
+        None => (false, bytes),
+    };
+    let count = digits.iter().take_while(|b| b.is_ascii_digit()).count();
+    if count == 0 || count > 10 {
+        return None;
     }
+    let magnitude = digits[..count]
+        .iter()
+        .fold(0i64, |n, d| n * 10 + i64::from(d - b'0'));
+    let value = i32::try_from(if negative { -magnitude } else { magnitude }).ok()?;
+    Some((value, &digits[count..]))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::Rect;
-
-    #[test]
-    fn attributes_split_with_either_quote_and_any_spacing() {
-        let raw = " text=\"a > b\"\n   class = 'x.Y' bounds=\"[0,0][1,1]\" /";
-        let (k1, v1, rest) = next_attribute(raw).unwrap().unwrap();
-        assert_eq!((k1, v1), ("text", "a > b"));
-        let (k2, v2, rest) = next_attribute(rest).unwrap().unwrap();
-        assert_eq!((k2, v2), ("class", "x.Y"));
-        let (k3, _, rest) = next_attribute(rest).unwrap().unwrap();
-        assert_eq!(k3, "bounds");
-        assert_eq!(next_attribute(rest).unwrap(), None);
-        assert!(next_attribute(" text").unwrap_err().contains("no value"));
-        assert!(
-            next_attribute(" text=x")
-                .unwrap_err()
-                .contains("not quoted")
-        );
-        assert!(
-            next_attribute(" text=\"x")
-                .unwrap_err()
-                .contains("never closed")
-        );
-    }
-
-    #[test]
-    fn values_decode_entities_and_fold_literal_newlines() {
-        assert_eq!(attribute_value("plain"), Ok(Cow::Borrowed("plain")));
-        assert_eq!(
-            attribute_value("a&amp;b&#10;c&#x1F600;").unwrap(),
-            "a&b\nc😀"
-        );
-        assert_eq!(attribute_value("two\nlines").unwrap(), "two lines");
-        assert!(attribute_value("&bogus;").is_err());
-    }
 
     #[test]
     fn bounds_accept_negative_and_spaced_numbers() {
@@ -298,5 +194,12 @@ mod tests {
         assert_eq!(parse_bounds("[0,0][1080]"), None);
         assert_eq!(parse_bounds("0,0,1,1"), None);
         assert_eq!(parse_bounds("[a,0][1,1]"), None);
+        assert_eq!(parse_bounds("[0,0][1,1]x"), None);
+        assert_eq!(parse_bounds("[-,0][1,1]"), None);
+        assert_eq!(parse_bounds("[0,0][1,99999999999]"), None);
+        assert_eq!(
+            parse_bounds("[-2147483648,0][2147483647,1]"),
+            Some(Rect::new(i32::MIN, 0, i32::MAX, 1))
+        );
     }
 }
