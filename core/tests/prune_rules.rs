@@ -44,10 +44,10 @@ fn flatten_shells() {
     assert_no_line_with(&on, "#toolbar");
     let off = yaml_of("feed.xml", &rules(|r| r.flatten_shells = false));
     // The shells come back, and what was inside them moves one level down.
-    assert_line(&off, "  - #toolbar");
+    assert_line(&off, "  - (LinearLayout) #toolbar");
     assert_line(&off, "    - \"Feed\"");
     assert_line(&off, "    - i: 1 \"Search\" click pos: top-right");
-    assert_line(&off, "  - #bottom_nav");
+    assert_line(&off, "  - (LinearLayout) #bottom_nav");
     assert_line(&off, "    - i: 9 \"Home\" click selected pos: bottom-left");
     // An unlabelled image now has a line of its own, so its card no longer merges.
     assert_line(&off, "    - i: 4 click pos: center");

@@ -35,6 +35,9 @@ pub struct PrunedNode {
     pub hint: String,
     /// Resource id name, for nodes with nothing else to read.
     pub id: String,
+    /// Short class name of an empty shell, printed as `(FrameLayout)` when
+    /// `flatten_shells` is off so the line says what it is.
+    pub shell_class: String,
     /// Flags worth printing (actions and states).
     pub flags: Flags,
     pub pos: Anchor,
@@ -371,10 +374,13 @@ impl Pruner<'_> {
         };
         let id_text = match id_name(&node.resource_id) {
             Some(name) if self.rules.ids && label.is_empty() => name.to_owned(),
-            _ if !self.rules.flatten_shells && label.is_empty() && !node.is_actionable() => {
-                node.short_class().to_owned()
-            }
             _ => String::new(),
+        };
+        let shell = !(self.rules.flatten_shells || node.has_label() || node.is_actionable());
+        let shell_class = if shell && merged.is_empty() {
+            node.short_class().to_owned()
+        } else {
+            String::new()
         };
         let i = (node.is_actionable() || self.rules.index_all).then(|| {
             self.handles.push(at);
@@ -390,6 +396,7 @@ impl Pruner<'_> {
             desc: extra_desc,
             hint,
             id: id_text,
+            shell_class,
             flags: node.flags,
             pos: Anchor::of(&visible, self.tree.display),
             bounds: node.bounds,

@@ -73,6 +73,9 @@ fn write_node(out: &mut String, node: &PrunedNode, pruned: &Pruned) {
     if !node.hint.is_empty() {
         let _ = write!(out, " hint: {}", quote(&node.hint));
     }
+    if !node.shell_class.is_empty() {
+        let _ = write!(out, " ({})", node.shell_class);
+    }
     if !node.id.is_empty() {
         let _ = write!(out, " #{}", node.id);
     }
