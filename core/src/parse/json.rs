@@ -6,7 +6,8 @@ use std::fmt;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use super::json_fields::{Child, Element, Item, Skip, Text, answer_others};
+use super::json_fields::{Child, Element, Item};
+use super::json_values::{Skip, Text, answer_others};
 use super::{MAX_DEPTH, TreeBuilder};
 use crate::error::{Error, Result, line_column};
 use crate::model::{DumpFormat, NodeId, Tree};

@@ -11,6 +11,7 @@
 mod decode;
 mod json;
 mod json_fields;
+mod json_values;
 mod xml;
 mod xml_scan;
 
