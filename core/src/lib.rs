@@ -21,7 +21,9 @@ pub mod model;
 pub mod parse;
 // Layer 2: pruning.
 pub mod prune;
-// Layer 3: rendering, tokens, and the recall check that audits the rendering.
+// Layer 3: rendering, tokens, the recall check that audits the rendering, and the
+// workbench's view of a dump built from them.
+pub mod inspect;
 pub mod recall;
 pub mod render;
 pub mod report;

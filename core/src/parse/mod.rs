@@ -15,6 +15,8 @@ mod json_values;
 mod xml;
 mod xml_scan;
 
+pub(crate) use xml_scan::start_tag_end;
+
 use std::io::Read;
 use std::path::Path;
 

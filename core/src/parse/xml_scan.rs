@@ -167,6 +167,17 @@ impl<'a> Scanner<'a> {
     }
 }
 
+/// The byte just past the start tag that begins at `start` (`<node …>` or `<node …/>`).
+pub(crate) fn start_tag_end(text: &str, start: usize) -> Option<usize> {
+    let mut scanner = Scanner { text, pos: start };
+    match scanner.next_tag().ok()? {
+        Tag::Open { start: found, .. } if found == start => {}
+        _ => return None,
+    }
+    scanner.attributes(|_, _| Ok(())).ok()?;
+    Some(scanner.pos)
+}
+
 /// An attribute's value: literal tabs and newlines become spaces (as XML requires), and
 /// the five named entities and numeric character references are decoded.
 pub(super) fn decode_value(raw: &str) -> Result<Cow<'_, str>, String> {
@@ -274,6 +285,14 @@ mod tests {
         assert!(err("<!-- open").message.contains("inside a comment"));
         assert!(err("< a>").message.contains("starts no tag"));
         assert_eq!(err("<a / >").message, "a stray `/` inside a tag");
+    }
+
+    #[test]
+    fn finds_the_end_of_a_start_tag() {
+        let text = "<a><node x=\"1 > 0\"\n y='2'/><b>";
+        let start = text.find("<node").unwrap();
+        assert_eq!(start_tag_end(text, start), text.find("<b>"));
+        assert_eq!(start_tag_end(text, 1), None, "not at a tag");
     }
 
     #[test]
