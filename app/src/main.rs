@@ -2,6 +2,7 @@
 //! reports any error once, and exits 0 (ok), 1 (a check failed) or 2 (bad usage or input).
 
 mod cli;
+mod gui;
 
 use std::process::ExitCode;
 

@@ -3,6 +3,7 @@
 mod prune;
 mod stats;
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -11,12 +12,18 @@ use clap::{Parser, Subcommand};
 #[derive(Debug, Parser)]
 #[command(name = "tapscope", version, about)]
 pub struct Args {
+    /// Without a command, the workbench opens on the shipped sample.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Open the workbench on a dump, a dump with its screenshot (same stem, .png), or a folder.
+    Open {
+        /// The dump or folder to open.
+        path: PathBuf,
+    },
     /// Prune an accessibility dump into the compact tree an agent reads.
     Prune(prune::PruneArgs),
     /// Measure many dumps at once: tokens raw vs pruned, reduction, recall.
@@ -43,7 +50,14 @@ impl From<Outcome> for ExitCode {
 /// Runs the parsed command; errors are bad input or usage (exit code 2).
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     match args.command {
-        Command::Prune(args) => prune::run(&args),
-        Command::Stats(args) => stats::run(&args),
+        None => crate::gui::run(None).map(|()| Outcome::Ok),
+        Some(Command::Open { path }) => {
+            if !path.exists() {
+                anyhow::bail!("{}: no such file or folder", path.display());
+            }
+            crate::gui::run(Some(path)).map(|()| Outcome::Ok)
+        }
+        Some(Command::Prune(args)) => prune::run(&args),
+        Some(Command::Stats(args)) => stats::run(&args),
     }
 }

@@ -1,0 +1,143 @@
+//! A dump opened in the workbench: its text, parsed tree, raw lines, raw token sizes and screenshot.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use tapscope_core::inspect::RawView;
+use tapscope_core::prune::{Visibility, new_version};
+use tapscope_core::report::RawSize;
+use tapscope_core::tokens::Encoding;
+use tapscope_core::{Tree, parse};
+
+/// A screenshot that belongs to a dump (same stem, `.png`).
+#[derive(Clone, Debug)]
+pub struct Screenshot {
+    pub image: Arc<egui::ColorImage>,
+}
+
+/// Everything loaded for one dump; immutable once loaded.
+#[derive(Debug)]
+pub struct Document {
+    pub path: Option<PathBuf>,
+    /// What the title bar and the document list call it.
+    pub name: String,
+    pub text: String,
+    pub tree: Tree,
+    pub visibility: Visibility,
+    pub raw_view: RawView,
+    /// Raw size per encoding, in the order of [`Encoding::ALL`].
+    pub raw_sizes: [RawSize; 2],
+    pub screenshot: Option<Screenshot>,
+    /// Fixed per document, so re-pruning under other rules diffs line by line.
+    pub version: String,
+    /// Problems that did not stop the load (a screenshot that does not fit, …).
+    pub warnings: Vec<String>,
+}
+
+impl Document {
+    pub fn raw_size(&self, encoding: Encoding) -> RawSize {
+        self.raw_sizes[usize::from(encoding == Encoding::Cl100k)]
+    }
+
+    /// Builds a document from a dump's bytes and, optionally, its screenshot's bytes.
+    pub fn from_bytes(
+        name: String,
+        path: Option<PathBuf>,
+        dump: &[u8],
+        png: Option<&[u8]>,
+    ) -> Result<Self, String> {
+        let text = parse::decode(dump)
+            .map_err(|e| format!("{name}: {e}"))?
+            .into_owned();
+        let tree = parse::parse_str(&text).map_err(|e| format!("{name}: {e}"))?;
+        let mut warnings = Vec::new();
+        let screenshot = png.and_then(|png| match decode_png(png) {
+            Ok(image) => {
+                let [w, h] = image.size;
+                let display = (tree.display.width as usize, tree.display.height as usize);
+                if (w, h) != display {
+                    warnings.push(format!(
+                        "{name}: the screenshot is {w}x{h} but the dump's display is {}x{}; \
+                         bounds are drawn scaled to the image",
+                        display.0, display.1
+                    ));
+                }
+                Some(Screenshot {
+                    image: Arc::new(image),
+                })
+            }
+            Err(e) => {
+                warnings.push(format!(
+                    "{name}: the screenshot could not be read ({e}); showing a wireframe"
+                ));
+                None
+            }
+        });
+        Ok(Self {
+            path,
+            name,
+            visibility: Visibility::of(&tree),
+            raw_view: RawView::of(&tree, &text),
+            raw_sizes: Encoding::ALL.map(|e| RawSize::measure(&text, e)),
+            tree,
+            text,
+            screenshot,
+            version: new_version(),
+            warnings,
+        })
+    }
+}
+
+fn decode_png(bytes: &[u8]) -> Result<egui::ColorImage, String> {
+    let image = image::load_from_memory_with_format(bytes, image::ImageFormat::Png)
+        .map_err(|e| e.to_string())?
+        .to_rgba8();
+    let size = [image.width() as usize, image.height() as usize];
+    Ok(egui::ColorImage::from_rgba_unmultiplied(
+        size,
+        image.as_raw(),
+    ))
+}
+
+/// Opens a dump, a dump with its screenshot beside it, or every dump of a folder.
+/// Dumps that fail in a folder are reported, the others still open.
+pub fn open(path: &Path) -> Result<(Vec<Document>, Vec<String>), String> {
+    if path.is_dir() {
+        let entries = std::fs::read_dir(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("xml" | "json")))
+            .collect();
+        files.sort();
+        let mut documents = Vec::new();
+        let mut errors = Vec::new();
+        for file in &files {
+            match open_file(file) {
+                Ok(document) => documents.push(document),
+                Err(e) => errors.push(e),
+            }
+        }
+        if documents.is_empty() {
+            let why = if files.is_empty() {
+                "holds no .xml or .json dump".to_owned()
+            } else {
+                format!("holds no readable dump ({} failed)", files.len())
+            };
+            errors.insert(0, format!("{} {why}", path.display()));
+            return Err(errors.join("\n"));
+        }
+        return Ok((documents, errors));
+    }
+    open_file(path).map(|d| (vec![d], Vec::new()))
+}
+
+fn open_file(path: &Path) -> Result<Document, String> {
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let dump = parse::read_file(path).map_err(|e| e.to_string())?;
+    let png_path = path.with_extension("png");
+    let png = std::fs::read(&png_path).ok();
+    Document::from_bytes(name, Some(path.to_path_buf()), &dump, png.as_deref())
+}

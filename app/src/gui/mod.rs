@@ -1,0 +1,62 @@
+//! The desktop workbench (eframe/egui): screenshot, raw dump and pruned tree side by side.
+
+mod document;
+mod selection;
+mod views;
+mod workbench;
+
+use std::path::PathBuf;
+
+pub use document::Document;
+pub use workbench::Workbench;
+
+/// The window: the workbench plus keeping the title in step with what is open.
+struct WorkbenchApp {
+    workbench: Workbench,
+    title: String,
+}
+
+impl eframe::App for WorkbenchApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.workbench.ui(ui);
+        let title = self.workbench.title();
+        if title != self.title {
+            ui.ctx()
+                .send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+    }
+}
+
+/// Opens the workbench window on `path`, or on the sample tapscope ships.
+pub fn run(path: Option<PathBuf>) -> anyhow::Result<()> {
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_inner_size([1600.0, 960.0])
+            .with_title("tapscope"),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "tapscope",
+        options,
+        Box::new(move |cc| {
+            let mut workbench = Workbench::new();
+            match path {
+                Some(path) => workbench.open(path, &cc.egui_ctx),
+                None => workbench.add_documents(vec![sample()]),
+            }
+            Ok(Box::new(WorkbenchApp {
+                workbench,
+                title: String::new(),
+            }))
+        }),
+    )
+    .map_err(|e| anyhow::anyhow!("the workbench window could not open: {e}"))
+}
+
+/// The shipped sample, compiled in so the workbench opens on something anywhere it runs.
+pub fn sample() -> Document {
+    const DUMP: &[u8] = include_bytes!("../../../assets/samples/video_feed.xml");
+    Document::from_bytes("video_feed.xml (sample)".into(), None, DUMP, None)
+        .unwrap_or_else(|e| unreachable!("the shipped sample parses: {e}"))
+}

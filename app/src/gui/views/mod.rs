@@ -1,0 +1,45 @@
+//! One pane of the workbench per module, each drawn by a `*_ui` function.
+
+pub mod banner;
+pub mod details;
+pub mod pruned;
+pub mod raw;
+pub mod rules;
+pub mod screen;
+pub mod stats;
+
+/// Highlight colours shared by the panes.
+pub mod colors {
+    use egui::Color32;
+
+    pub const SELECTED: Color32 = Color32::from_rgb(255, 170, 40);
+    pub const HOVERED: Color32 = Color32::from_rgb(90, 170, 255);
+    pub const LOST: Color32 = Color32::from_rgb(235, 80, 80);
+    pub const ADDED: Color32 = Color32::from_rgb(90, 200, 110);
+    pub const REMOVED: Color32 = Color32::from_rgb(235, 90, 90);
+}
+
+/// Rows of monospace lines in a scroll area that lays out only the visible ones, and
+/// scrolls `reveal` into view when given.
+pub fn line_rows_ui(
+    ui: &mut egui::Ui,
+    id: &str,
+    rows: usize,
+    reveal: Option<usize>,
+    mut row_ui: impl FnMut(&mut egui::Ui, usize),
+) {
+    let row_height =
+        ui.text_style_height(&egui::TextStyle::Monospace) + ui.spacing().item_spacing.y + 2.0;
+    let mut area = egui::ScrollArea::both()
+        .id_salt(id)
+        .auto_shrink([false, false]);
+    if let Some(row) = reveal {
+        let above = (ui.available_height() / 3.0).max(0.0);
+        area = area.vertical_scroll_offset((row as f32 * row_height - above).max(0.0));
+    }
+    area.show_rows(ui, row_height, rows, |ui, range| {
+        for row in range {
+            row_ui(ui, row);
+        }
+    });
+}

@@ -1,0 +1,62 @@
+//! The stats bar: raw vs pruned bytes, nodes and tokens, the reduction, and lost semantic nodes.
+
+use tapscope_core::inspect::Inspection;
+
+use super::colors;
+use crate::gui::document::Document;
+use crate::gui::selection::Selection;
+
+pub fn stats_ui(
+    ui: &mut egui::Ui,
+    document: &Document,
+    inspection: &Inspection,
+    selection: &mut Selection,
+) {
+    let stats = &inspection.stats;
+    ui.horizontal_wrapped(|ui| {
+        ui.label(format!("{} · {}", document.name, stats.format.name()));
+        ui.separator();
+        ui.label(format!(
+            "bytes {} → {}",
+            stats.raw_bytes, stats.pruned_bytes
+        ));
+        ui.separator();
+        ui.label(format!("nodes {} → {}", stats.raw_nodes, stats.kept_nodes));
+        ui.separator();
+        ui.strong(format!(
+            "tokens ({}) {} → {}  ({:.1}× fewer)",
+            stats.encoding,
+            stats.raw_tokens,
+            stats.pruned_tokens,
+            stats.reduction()
+        ));
+        ui.separator();
+        ui.label(format!("semantic nodes {}", stats.semantic_nodes));
+        ui.separator();
+        if stats.lost_semantic_nodes.is_empty() {
+            ui.label("lost 0");
+        } else {
+            ui.colored_label(
+                colors::LOST,
+                format!("lost {}:", stats.lost_semantic_nodes.len()),
+            );
+            for lost in &stats.lost_semantic_nodes {
+                let label = if lost.text.is_empty() {
+                    &lost.desc
+                } else {
+                    &lost.text
+                };
+                let label = if label.is_empty() { &lost.class } else { label };
+                let button =
+                    egui::Button::new(egui::RichText::new(label).color(colors::LOST)).small();
+                if ui.add(button).on_hover_text(&lost.reason).clicked() {
+                    selection.select(Some(lost.node));
+                }
+            }
+        }
+        if inspection.pruned.fallback {
+            ui.separator();
+            ui.colored_label(colors::SELECTED, "fallback: screenshot");
+        }
+    });
+}
