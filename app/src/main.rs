@@ -1,12 +1,10 @@
 //! `tapscope`: the command line over tapscope-core. Parses arguments, runs one command,
 //! reports any error once, and exits 0 (ok), 1 (a check failed) or 2 (bad usage or input).
 
-mod cli;
-mod gui;
-
 use std::process::ExitCode;
 
 use clap::Parser;
+use tapscope::cli;
 
 fn main() -> ExitCode {
     let args = match cli::Args::try_parse() {

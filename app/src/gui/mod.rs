@@ -1,9 +1,9 @@
 //! The desktop workbench (eframe/egui): screenshot, raw dump and pruned tree side by side.
 
-mod document;
-mod selection;
-mod views;
-mod workbench;
+pub mod document;
+pub mod selection;
+pub mod views;
+pub mod workbench;
 
 use std::path::PathBuf;
 
