@@ -8,11 +8,23 @@ pub struct Selection {
     pub selected: Option<NodeId>,
     /// Under the pointer this frame, in whichever pane.
     pub hovered: Option<NodeId>,
+    /// Under the pointer last frame: panes drawn before the hovered one show it from this.
+    pub last_hovered: Option<NodeId>,
     /// Set when the selection changed; panes scroll it into view and clear it.
     pub reveal: bool,
 }
 
 impl Selection {
+    /// Starts a frame: this frame's hover is found anew, last frame's is kept for display.
+    pub fn new_frame(&mut self) {
+        self.last_hovered = self.hovered.take();
+    }
+
+    /// The node to show as hovered: this frame's if found yet, else last frame's.
+    pub fn shown_hover(&self) -> Option<NodeId> {
+        self.hovered.or(self.last_hovered)
+    }
+
     pub fn select(&mut self, node: Option<NodeId>) {
         if self.selected != node {
             self.selected = node;

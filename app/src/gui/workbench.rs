@@ -240,7 +240,7 @@ impl Workbench {
         self.handle_dropped_files(ui.ctx());
         self.handle_keys(ui);
         self.refresh_analysis();
-        self.selection.hovered = None;
+        self.selection.new_frame();
 
         egui::Panel::top("toolbar").show(ui, |ui| self.toolbar_ui(ui));
         if let (Some(document), Some(analysis)) = (self.documents.get(self.current), &self.analysis)
@@ -267,7 +267,7 @@ impl Workbench {
         if self.settings.show_rules {
             egui::Panel::left("rules")
                 .resizable(true)
-                .default_size(300.0)
+                .default_size(270.0)
                 .show(ui, |ui| {
                     rules::rules_ui(
                         ui,
@@ -279,15 +279,9 @@ impl Workbench {
                     );
                 });
         }
-        egui::Panel::right("details")
-            .resizable(true)
-            .default_size(280.0)
-            .show(ui, |ui| {
-                details::details_ui(ui, document, &analysis.current, &self.selection)
-            });
         egui::Panel::left("screen")
             .resizable(true)
-            .default_size(360.0)
+            .default_size(340.0)
             .show(ui, |ui| {
                 screen::screen_ui(
                     ui,
@@ -298,9 +292,15 @@ impl Workbench {
                     self.settings.heat_map,
                 );
             });
+        egui::Panel::bottom("details")
+            .resizable(true)
+            .default_size(230.0)
+            .show(ui, |ui| {
+                details::details_ui(ui, document, &analysis.current, &self.selection)
+            });
         egui::Panel::right("pruned")
             .resizable(true)
-            .default_size(420.0)
+            .default_size(460.0)
             .show(ui, |ui| {
                 pruned::pruned_ui(
                     ui,

@@ -38,6 +38,8 @@ pub fn line_rows_ui(
         area = area.vertical_scroll_offset((row as f32 * row_height - above).max(0.0));
     }
     area.show_rows(ui, row_height, rows, |ui, range| {
+        // One line per row: wrapping would break the fixed row height virtualization needs.
+        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
         for row in range {
             row_ui(ui, row);
         }

@@ -38,6 +38,9 @@ pub fn pruned_ui(
                 let heat = line.tokens as f32 / max_tokens as f32;
                 text = text.background_color(colors::LOST.gamma_multiply(0.15 + 0.6 * heat));
             }
+            if line.node.is_some() && line.node == selection.shown_hover() {
+                text = text.background_color(colors::HOVERED.gamma_multiply(0.35));
+            }
             let response = ui.selectable_label(selected_line == Some(row), text);
             let response = response.on_hover_text(format!("{} tokens", line.tokens));
             if response.hovered() {

@@ -1,6 +1,6 @@
 //! The raw dump, one node per line (virtualized: only visible rows are laid out), with search.
 
-use super::line_rows_ui;
+use super::{colors, line_rows_ui};
 use crate::gui::document::Document;
 use crate::gui::selection::Selection;
 
@@ -86,6 +86,9 @@ pub fn raw_ui(
         let mut rich = egui::RichText::new(text).monospace();
         if state.matches.binary_search(&row).is_ok() {
             rich = rich.underline();
+        }
+        if line.node.is_some() && line.node == selection.shown_hover() {
+            rich = rich.background_color(colors::HOVERED.gamma_multiply(0.35));
         }
         let response = ui.selectable_label(selected_line == Some(row), rich);
         if response.hovered() {

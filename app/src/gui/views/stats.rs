@@ -17,14 +17,14 @@ pub fn stats_ui(
         ui.label(format!("{} · {}", document.name, stats.format.name()));
         ui.separator();
         ui.label(format!(
-            "bytes {} → {}",
+            "bytes {} -> {}",
             stats.raw_bytes, stats.pruned_bytes
         ));
         ui.separator();
-        ui.label(format!("nodes {} → {}", stats.raw_nodes, stats.kept_nodes));
+        ui.label(format!("nodes {} -> {}", stats.raw_nodes, stats.kept_nodes));
         ui.separator();
         ui.strong(format!(
-            "tokens ({}) {} → {}  ({:.1}× fewer)",
+            "tokens ({}) {} -> {}  ({:.1}× fewer)",
             stats.encoding,
             stats.raw_tokens,
             stats.pruned_tokens,
