@@ -206,3 +206,96 @@ fn renders_the_main_view_to_a_snapshot() {
         .max_failed_pixels(2000);
     harness.snapshot_options("workbench", &options);
 }
+
+/// Opens `path` the way Ctrl+O and drag-and-drop do, and waits for the background load.
+fn open_and_wait(harness: &mut Harness<'static, Workbench>, path: &std::path::Path) {
+    let ctx = harness.ctx.clone();
+    harness.state_mut().open(path.to_path_buf(), &ctx);
+    for _ in 0..500 {
+        harness.step();
+        if !harness.state().is_loading() {
+            harness.run();
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("{} did not finish loading", path.display());
+}
+
+fn scratch_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+#[test]
+fn bad_files_raise_a_banner_and_keep_what_is_open() {
+    let mut harness = harness_with(sample());
+    let dir = scratch_dir("bad_input");
+    let not_a_dump = dir.join("notes.xml");
+    std::fs::write(&not_a_dump, "hello, this is not a dump").expect("write");
+    let truncated = dir.join("truncated.xml");
+    let dump = sample_dump();
+    std::fs::write(&truncated, &dump[..dump.len() / 2]).expect("write");
+    let huge = dir.join("huge.json");
+    let file = std::fs::File::create(&huge).expect("create");
+    file.set_len(tapscope_core::parse::MAX_INPUT_BYTES + 1)
+        .expect("sparse file");
+    let empty_folder = scratch_dir("nothing_readable");
+    std::fs::write(empty_folder.join("readme.txt"), "no dumps here").expect("write");
+
+    for (path, words) in [
+        (&not_a_dump, "unrecognised dump format"),
+        (&truncated, "truncated"),
+        (&huge, "over the 67108864-byte limit"),
+        (&empty_folder, "holds no .xml or .json dump"),
+    ] {
+        open_and_wait(&mut harness, path);
+        harness.get_by_label_contains(words);
+        let workbench = harness.state();
+        assert_eq!(workbench.documents.len(), 1, "{}", path.display());
+        assert_eq!(workbench.title(), "tapscope — video_feed.xml (sample)");
+    }
+    // Dismissing clears the banner; the sample is still there.
+    while !harness.state().banner.is_empty() {
+        harness
+            .get_all_by_label("Dismiss")
+            .next()
+            .expect("dismiss button")
+            .click();
+        harness.run();
+    }
+    harness.get_by_label_contains("\"Search videos\" click long");
+}
+
+#[test]
+fn opens_a_folder_of_dumps_with_their_screenshots() {
+    let dir = scratch_dir("folder");
+    let dump = sample_dump();
+    std::fs::write(dir.join("a_feed.xml"), &dump).expect("write");
+    std::fs::write(dir.join("a_feed.png"), png(1080, 2400)).expect("write");
+    std::fs::write(dir.join("b_feed.xml"), &dump).expect("write");
+    std::fs::write(dir.join("c_broken.json"), "{").expect("write");
+    let mut harness = Harness::builder().with_size(SIZE).build_ui_state(
+        |ui, workbench: &mut Workbench| workbench.ui(ui),
+        Workbench::new(),
+    );
+    open_and_wait(&mut harness, &dir);
+    let workbench = harness.state();
+    let names: Vec<&str> = workbench
+        .documents
+        .iter()
+        .map(|d| d.name.as_str())
+        .collect();
+    assert_eq!(names, ["a_feed.xml", "b_feed.xml"]);
+    assert!(workbench.documents[0].screenshot.is_some());
+    assert!(workbench.documents[1].screenshot.is_none());
+    assert!(
+        workbench.title().ends_with("a_feed.xml"),
+        "{}",
+        workbench.title()
+    );
+    harness.get_by_label_contains("c_broken.json");
+    harness.get_by_label("screenshot 1080x2400");
+}

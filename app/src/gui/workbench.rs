@@ -111,6 +111,11 @@ impl Workbench {
         }
     }
 
+    /// Whether a file is still being opened in the background.
+    pub fn is_loading(&self) -> bool {
+        self.loading.is_some()
+    }
+
     pub fn document(&self) -> Option<&Document> {
         self.documents.get(self.current)
     }
@@ -327,7 +332,7 @@ impl Workbench {
             if self.documents.len() > 1 {
                 let names: Vec<&str> = self.documents.iter().map(|d| d.name.as_str()).collect();
                 let mut current = self.current;
-                egui::ComboBox::from_id_salt("document")
+                egui::ComboBox::from_label("dump")
                     .selected_text(names[current])
                     .show_ui(ui, |ui| {
                         for (k, name) in names.iter().enumerate() {
