@@ -1,7 +1,7 @@
 //! A dump opened in the workbench: its text, parsed tree, raw lines, raw token sizes and screenshot.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use tapscope_core::inspect::RawView;
 use tapscope_core::prune::{Visibility, new_version};
@@ -25,8 +25,9 @@ pub struct Document {
     pub tree: Tree,
     pub visibility: Visibility,
     pub raw_view: RawView,
-    /// Raw size per encoding, in the order of [`Encoding::ALL`].
-    pub raw_sizes: [RawSize; 2],
+    /// Raw size per encoding, in the order of [`Encoding::ALL`], measured when first asked
+    /// for: each tokenizer's tables cost tens of megabytes, so cl100k loads only if chosen.
+    raw_sizes: [OnceLock<RawSize>; 2],
     pub screenshot: Option<Screenshot>,
     /// Fixed per document, so re-pruning under other rules diffs line by line.
     pub version: String,
@@ -36,10 +37,12 @@ pub struct Document {
 
 impl Document {
     pub fn raw_size(&self, encoding: Encoding) -> RawSize {
-        self.raw_sizes[usize::from(encoding == Encoding::Cl100k)]
+        *self.raw_sizes[usize::from(encoding == Encoding::Cl100k)]
+            .get_or_init(|| RawSize::measure(&self.text, encoding))
     }
 
-    /// Builds a document from a dump's bytes and, optionally, its screenshot's bytes.
+    /// Builds a document from a dump's bytes and, optionally, its screenshot's bytes; the
+    /// default encoding's raw size is measured here, off the UI thread when loading.
     pub fn from_bytes(
         name: String,
         path: Option<PathBuf>,
@@ -73,18 +76,20 @@ impl Document {
                 None
             }
         });
-        Ok(Self {
+        let document = Self {
             path,
             name,
             visibility: Visibility::of(&tree),
             raw_view: RawView::of(&tree, &text),
-            raw_sizes: Encoding::ALL.map(|e| RawSize::measure(&text, e)),
+            raw_sizes: [OnceLock::new(), OnceLock::new()],
             tree,
             text,
             screenshot,
             version: new_version(),
             warnings,
-        })
+        };
+        document.raw_size(Encoding::O200k);
+        Ok(document)
     }
 }
 

@@ -35,7 +35,9 @@ pub fn line_rows_ui(
         .auto_shrink([false, false]);
     if let Some(row) = reveal {
         let above = (ui.available_height() / 3.0).max(0.0);
-        area = area.vertical_scroll_offset((row as f32 * row_height - above).max(0.0));
+        area = area
+            .vertical_scroll_offset((row as f32 * row_height - above).max(0.0))
+            .horizontal_scroll_offset(0.0);
     }
     area.show_rows(ui, row_height, rows, |ui, range| {
         // One line per row: wrapping would break the fixed row height virtualization needs.

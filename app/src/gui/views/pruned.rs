@@ -36,7 +36,7 @@ pub fn pruned_ui(
             let mut text = egui::RichText::new(&line.text).monospace();
             if heat_map && line.node.is_some() {
                 let heat = line.tokens as f32 / max_tokens as f32;
-                text = text.background_color(colors::LOST.gamma_multiply(0.15 + 0.6 * heat));
+                text = text.background_color(colors::LOST.gamma_multiply(0.05 + 0.45 * heat));
             }
             if line.node.is_some() && line.node == selection.shown_hover() {
                 text = text.background_color(colors::HOVERED.gamma_multiply(0.35));

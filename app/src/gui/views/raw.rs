@@ -82,7 +82,8 @@ pub fn raw_ui(
     let reveal = selected_line.filter(|_| selection.reveal);
     line_rows_ui(ui, "raw rows", lines.len(), reveal, |ui, row| {
         let line = &lines[row];
-        let text = format!("{:indent$}{}", "", line.text, indent = line.depth * 2);
+        // One space per level: real dumps nest 30 deep, and the tags are what matters.
+        let text = format!("{:indent$}{}", "", line.text, indent = line.depth);
         let mut rich = egui::RichText::new(text).monospace();
         if state.matches.binary_search(&row).is_ok() {
             rich = rich.underline();
