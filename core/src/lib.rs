@@ -28,6 +28,13 @@ pub mod recall;
 pub mod render;
 pub mod report;
 pub mod tokens;
+// Layer 4: handles and actions.
+pub mod geometry;
+pub mod handle;
+// Layer 5: settling.
+pub mod stability;
+// Layer 7: devices.
+pub mod device;
 
 pub use error::{Error, Result};
 pub use model::{DumpFormat, Flags, Node, NodeId, Rect, Size, Tree, Window, WindowKind};
