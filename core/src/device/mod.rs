@@ -1,3 +1,162 @@
-//! Devices tapscope drives: a phone over ADB, or the built-in simulated phone.
+//! Devices tapscope drives: a phone over ADB, or the built-in simulated phone, behind one trait.
 
 pub mod adb_output;
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::geometry::Point;
+use crate::model::Size;
+
+/// The display as the device reports it: size in the current rotation, and the rotation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Display {
+    pub size: Size,
+    /// 0–3 quarter turns.
+    pub rotation: u8,
+}
+
+/// Keys an agent or a person can press.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Key {
+    Back,
+    Home,
+    Recents,
+    Enter,
+    Delete,
+    Tab,
+    Search,
+    VolumeUp,
+    VolumeDown,
+    Power,
+}
+
+impl Key {
+    pub const ALL: [Key; 10] = [
+        Key::Back,
+        Key::Home,
+        Key::Recents,
+        Key::Enter,
+        Key::Delete,
+        Key::Tab,
+        Key::Search,
+        Key::VolumeUp,
+        Key::VolumeDown,
+        Key::Power,
+    ];
+
+    /// Android's `KEYCODE_*` number, as `input keyevent` takes it.
+    pub fn keycode(self) -> u16 {
+        match self {
+            Key::Home => 3,
+            Key::Back => 4,
+            Key::VolumeUp => 24,
+            Key::VolumeDown => 25,
+            Key::Power => 26,
+            Key::Tab => 61,
+            Key::Enter => 66,
+            Key::Delete => 67,
+            Key::Search => 84,
+            Key::Recents => 187,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Key::Back => "back",
+            Key::Home => "home",
+            Key::Recents => "recents",
+            Key::Enter => "enter",
+            Key::Delete => "delete",
+            Key::Tab => "tab",
+            Key::Search => "search",
+            Key::VolumeUp => "volumeup",
+            Key::VolumeDown => "volumedown",
+            Key::Power => "power",
+        }
+    }
+}
+
+impl std::str::FromStr for Key {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let wanted = s.trim().to_ascii_lowercase().replace(['_', '-', ' '], "");
+        Key::ALL
+            .into_iter()
+            .find(|k| k.name() == wanted)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Key::ALL.iter().map(|k| k.name()).collect();
+                format!("unknown key {s:?}: use one of {}", names.join(", "))
+            })
+    }
+}
+
+/// Why a device could not do what was asked; each says what to do about it.
+#[derive(Debug, thiserror::Error)]
+pub enum DeviceError {
+    #[error(
+        "no ADB server answers at {address}: start it with `adb start-server` (Android \
+         platform-tools), then connect the phone"
+    )]
+    NoServer { address: String },
+    #[error(
+        "no device {wanted}: connect the phone by USB, enable USB debugging in Developer \
+         options, and check `tapscope devices`"
+    )]
+    NoDevice { wanted: String },
+    #[error("device {serial} is {state}: {advice}")]
+    Unusable {
+        serial: String,
+        state: String,
+        advice: String,
+    },
+    #[error("the device disconnected: {0}")]
+    Disconnected(String),
+    #[error("`{command}` failed on the device: {output}")]
+    Command { command: String, output: String },
+    #[error("{0}")]
+    InvalidInput(String),
+}
+
+/// A phone tapscope can observe and drive. Calls block: run them off async executors
+/// and UI threads.
+pub trait Device: Send {
+    /// How a person names this device (`sim`, or the ADB serial).
+    fn name(&self) -> String;
+    /// The UI tree as uiautomator XML.
+    fn dump(&mut self) -> Result<String, DeviceError>;
+    /// A PNG screenshot of the whole display.
+    fn screenshot_png(&mut self) -> Result<Vec<u8>, DeviceError>;
+    fn display(&mut self) -> Result<Display, DeviceError>;
+    fn tap(&mut self, at: Point) -> Result<(), DeviceError>;
+    fn long_press(&mut self, at: Point, duration: Duration) -> Result<(), DeviceError>;
+    fn swipe(&mut self, from: Point, to: Point, duration: Duration) -> Result<(), DeviceError>;
+    fn input_text(&mut self, text: &str) -> Result<(), DeviceError>;
+    fn key(&mut self, key: Key) -> Result<(), DeviceError>;
+    /// When the latest accessibility event arrived, on the device's settle clock
+    /// (see [`crate::stability::Clock`]); `None` if none has yet.
+    fn last_event_at(&mut self) -> Option<Duration>;
+    fn packages(&mut self) -> Result<Vec<String>, DeviceError>;
+    fn launch(&mut self, package: &str) -> Result<(), DeviceError>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Key;
+
+    #[test]
+    fn keys_parse_in_any_spelling_and_map_to_keycodes() {
+        assert_eq!("Back".parse::<Key>(), Ok(Key::Back));
+        assert_eq!("volume_up".parse::<Key>(), Ok(Key::VolumeUp));
+        assert_eq!(Key::Recents.keycode(), 187);
+        assert_eq!(Key::Enter.keycode(), 66);
+        let err = "menu".parse::<Key>().unwrap_err();
+        assert!(err.contains("back, home, recents"), "{err}");
+        for key in Key::ALL {
+            assert_eq!(key.name().parse::<Key>(), Ok(key));
+        }
+    }
+}
