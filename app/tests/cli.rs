@@ -196,3 +196,58 @@ fn not_a_dump_says_what_was_expected() {
     assert!(message.contains("unrecognised dump format"), "{message}");
     assert!(message.contains("uiautomator"), "{message}");
 }
+
+/// `tapscope devices` against the ADB server at `server` (`tcp:HOST:PORT`).
+fn devices_at(server: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tapscope"))
+        .arg("devices")
+        .env("ADB_SERVER_SOCKET", server)
+        .env_remove("ANDROID_ADB_SERVER_PORT")
+        .output()
+        .expect("tapscope runs")
+}
+
+#[test]
+fn devices_without_an_adb_server_lists_sim_and_says_to_start_adb() {
+    // Nothing listens on loopback port 1, so this never depends on the machine's adb.
+    let output = devices_at("tcp:127.0.0.1:1");
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(stdout(&output).starts_with("sim "), "{}", stdout(&output));
+    let message = stderr(&output);
+    assert!(
+        message.contains("no ADB server answers at 127.0.0.1:1"),
+        "{message}"
+    );
+    assert!(message.contains("adb start-server"), "{message}");
+}
+
+#[test]
+fn devices_lists_phones_with_advice_for_unusable_ones() {
+    use std::io::Read;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("loopback port");
+    let port = listener.local_addr().expect("bound").port();
+    let server = std::thread::spawn(move || {
+        let (mut stream, _) = listener.accept().expect("tapscope connects");
+        let mut request = [0u8; 4 + "host:devices-l".len()];
+        stream.read_exact(&mut request).expect("request");
+        assert_eq!(&request, b"000ehost:devices-l");
+        let list = "emulator-5554\tdevice product:sdk model:Pixel_7 device:emu transport_id:1\n\
+                    R58M12345AB\tunauthorized usb:1-1 transport_id:2\n";
+        let reply = format!("OKAY{:04x}{list}", list.len());
+        stream.write_all(reply.as_bytes()).expect("reply");
+    });
+    let output = devices_at(&format!("tcp:127.0.0.1:{port}"));
+    server.join().expect("fake server");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].starts_with("sim "), "{text}");
+    assert!(lines[1].starts_with("emulator-5554  device "), "{text}");
+    assert!(lines[1].contains("Pixel_7"), "{text}");
+    assert!(lines[2].contains("unauthorized"), "{text}");
+    assert!(
+        lines[2].ends_with("allow USB debugging from this computer"),
+        "{text}"
+    );
+}

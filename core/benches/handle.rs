@@ -9,32 +9,22 @@ use tapscope_core::handle::{Handle, resolve, tap_point};
 use tapscope_core::parse;
 use tapscope_core::prune::{PruneRules, prune_with_version};
 
+#[path = "common/mod.rs"]
+mod common;
+
+use common::generated_feed;
+
 fn main() {
     divan::main();
 }
 
-/// A feed of `items` cards (a clickable container with a title and a like button), with
-/// a floating button drawn over the first card's centre so the tap point has to move.
-fn generated_feed(items: usize) -> String {
-    let mut xml = String::from(
-        r#"<hierarchy rotation="0"><node class="android.widget.FrameLayout" package="app" bounds="[0,0][1080,2400]"><node class="androidx.recyclerview.widget.RecyclerView" scrollable="true" package="app" bounds="[0,200][1080,2200]">"#,
-    );
-    for n in 0..items {
-        let top = 200 + n as i32 * 300;
-        xml.push_str(&format!(
-            r#"<node class="android.view.ViewGroup" clickable="true" package="app" bounds="[0,{top}][1080,{}]"><node text="Video title {n}" class="android.widget.TextView" package="app" bounds="[20,{top}][800,{}]"/><node content-desc="Like" class="android.widget.ImageView" clickable="true" package="app" bounds="[900,{top}][1060,{}]"/></node>"#,
-            top + 290,
-            top + 100,
-            top + 100
-        ));
-    }
-    xml.push_str(r#"</node><node content-desc="Compose" class="android.widget.ImageButton" clickable="true" package="app" bounds="[440,250][640,450]"/></node></hierarchy>"#);
-    xml
-}
+/// A floating button over the first card's centre, so the tap point has to move.
+const FLOATING_BUTTON: &str = r#"<node content-desc="Compose" class="android.widget.ImageButton" clickable="true" package="app" bounds="[440,250][640,450]"/>"#;
 
 #[divan::bench(sample_count = 1000)]
 fn parse_resolve_tap_point(bencher: divan::Bencher) {
-    let tree = parse::parse_str(&generated_feed(100)).expect("generated feed parses");
+    let tree =
+        parse::parse_str(&generated_feed(100, FLOATING_BUTTON)).expect("generated feed parses");
     let pruned = prune_with_version(&tree, &PruneRules::default(), "0123456789ab".into());
     // i 1 is the list, i 2 the first card, under the floating button.
     let handle = "0123456789ab_2";

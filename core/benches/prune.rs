@@ -11,6 +11,11 @@ use tapscope_core::prune::{PruneRules, prune};
 use tapscope_core::render;
 use tapscope_core::tokens::Encoding;
 
+#[path = "common/mod.rs"]
+mod common;
+
+use common::generated_feed;
+
 fn main() {
     divan::main();
 }
@@ -19,24 +24,6 @@ fn corpus(name: &str) -> Option<String> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
     let bytes = std::fs::read(dir.join(name)).ok()?;
     Some(parse::decode(&bytes).ok()?.into_owned())
-}
-
-/// A feed of `items` cards, each a clickable container with a title, a subtitle and a like button.
-fn generated_feed(items: usize) -> String {
-    let mut xml = String::from(
-        r#"<hierarchy rotation="0"><node class="android.widget.FrameLayout" package="app" bounds="[0,0][1080,2400]"><node class="androidx.recyclerview.widget.RecyclerView" scrollable="true" package="app" bounds="[0,200][1080,2200]">"#,
-    );
-    for n in 0..items {
-        let top = 200 + n as i32 * 300;
-        xml.push_str(&format!(
-            r#"<node class="android.view.ViewGroup" clickable="true" package="app" bounds="[0,{top}][1080,{}]"><node text="Video title {n}" class="android.widget.TextView" package="app" bounds="[20,{top}][800,{}]"/><node content-desc="Like" class="android.widget.ImageView" clickable="true" package="app" bounds="[900,{top}][1060,{}]"/></node>"#,
-            top + 290,
-            top + 100,
-            top + 100
-        ));
-    }
-    xml.push_str("</node></node></hierarchy>");
-    xml
 }
 
 /// A named dump; divan labels each run with the name.
@@ -54,7 +41,7 @@ impl std::fmt::Display for Dump {
 fn inputs() -> Vec<Dump> {
     let mut inputs = vec![Dump {
         name: "generated_feed_100_cards.xml",
-        text: generated_feed(100),
+        text: generated_feed(100, ""),
     }];
     for name in [
         "avito_search_keyboard.xml",

@@ -1,5 +1,6 @@
 //! Command-line arguments and dispatch to one module per command.
 
+mod devices;
 mod prune;
 mod stats;
 
@@ -28,6 +29,8 @@ enum Command {
     Prune(prune::PruneArgs),
     /// Measure many dumps at once: tokens raw vs pruned, reduction, recall.
     Stats(stats::StatsArgs),
+    /// List the devices tapscope can drive: the built-in `sim` and phones over ADB.
+    Devices(devices::DevicesArgs),
 }
 
 /// How a command that ran to the end came out.
@@ -59,5 +62,6 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         }
         Some(Command::Prune(args)) => prune::run(&args),
         Some(Command::Stats(args)) => stats::run(&args),
+        Some(Command::Devices(args)) => devices::run(&args),
     }
 }

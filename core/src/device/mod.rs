@@ -1,6 +1,8 @@
 //! Devices tapscope drives: a phone over ADB, or the built-in simulated phone, behind one trait.
 
+pub mod adb;
 pub mod adb_output;
+pub mod sim;
 
 use std::time::Duration;
 

@@ -1,0 +1,134 @@
+//! The ADB server's host protocol, spoken directly: where the server is, the device
+//! list, and the requests the events stream opens with.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddrV4, TcpStream};
+use std::time::Duration;
+
+use super::shell::server_address_from;
+use crate::device::DeviceError;
+use crate::device::adb_output::{DeviceEntry, parse_devices};
+
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
+const READ_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The ADB server address from adb's own environment variables (`ADB_SERVER_SOCKET`,
+/// `ANDROID_ADB_SERVER_PORT`), else 127.0.0.1:5037.
+pub fn server_address() -> Result<SocketAddrV4, DeviceError> {
+    let socket = std::env::var("ADB_SERVER_SOCKET").ok();
+    let port = std::env::var("ANDROID_ADB_SERVER_PORT").ok();
+    server_address_from(socket.as_deref(), port.as_deref())
+}
+
+/// The devices the server knows, as `adb devices -l` lists them.
+///
+/// Asked over the server's host protocol directly: `adb_client`'s own listing rejects the
+/// whole list on a "no permissions (…)" line, and it starts a server as a side effect.
+pub fn list_devices(address: SocketAddrV4) -> Result<Vec<DeviceEntry>, DeviceError> {
+    let no_server = || DeviceError::NoServer {
+        address: address.to_string(),
+    };
+    let mut stream = open(address).map_err(|_| no_server())?;
+    let lost =
+        |e: std::io::Error| DeviceError::Disconnected(format!("ADB server at {address}: {e}"));
+    request(&mut stream, "host:devices-l").map_err(lost)?;
+    let body = read_hex_block(&mut stream).map_err(lost)?;
+    Ok(parse_devices(&String::from_utf8_lossy(&body)))
+}
+
+pub(super) fn open(address: SocketAddrV4) -> std::io::Result<TcpStream> {
+    let stream = TcpStream::connect_timeout(&address.into(), CONNECT_TIMEOUT)?;
+    stream.set_read_timeout(Some(READ_TIMEOUT))?;
+    Ok(stream)
+}
+
+/// Sends one length-prefixed request and reads `OKAY`, or the reason after `FAIL`.
+pub(super) fn request(stream: &mut TcpStream, service: &str) -> std::io::Result<()> {
+    stream.write_all(format!("{:04x}{service}", service.len()).as_bytes())?;
+    let mut status = [0u8; 4];
+    stream.read_exact(&mut status)?;
+    match &status {
+        b"OKAY" => Ok(()),
+        b"FAIL" => {
+            let reason = read_hex_block(stream)?;
+            Err(std::io::Error::other(
+                String::from_utf8_lossy(&reason).into_owned(),
+            ))
+        }
+        other => Err(std::io::Error::other(format!(
+            "unexpected reply {:?}",
+            String::from_utf8_lossy(other)
+        ))),
+    }
+}
+
+fn read_hex_block(stream: &mut TcpStream) -> std::io::Result<Vec<u8>> {
+    let mut len = [0u8; 4];
+    stream.read_exact(&mut len)?;
+    let len = std::str::from_utf8(&len)
+        .ok()
+        .and_then(|hex| usize::from_str_radix(hex, 16).ok())
+        .ok_or_else(|| std::io::Error::other("bad length from the ADB server"))?;
+    let mut body = vec![0; len];
+    stream.read_exact(&mut body)?;
+    Ok(body)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::net::{Ipv4Addr, TcpListener};
+
+    use super::*;
+    use crate::device::adb::AdbDevice;
+    use crate::device::adb_output::DeviceState;
+
+    /// A one-shot fake ADB server on loopback that answers `host:devices-l`.
+    fn fake_server(reply: &'static str) -> SocketAddrV4 {
+        let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
+        let std::net::SocketAddr::V4(address) = listener.local_addr().unwrap() else {
+            panic!("bound to IPv4")
+        };
+        std::thread::spawn(move || {
+            let (mut stream, _) = listener.accept().unwrap();
+            let mut len = [0u8; 4];
+            stream.read_exact(&mut len).unwrap();
+            let len = usize::from_str_radix(std::str::from_utf8(&len).unwrap(), 16).unwrap();
+            let mut service = vec![0; len];
+            stream.read_exact(&mut service).unwrap();
+            assert_eq!(service, b"host:devices-l");
+            let answer = format!("OKAY{:04x}{reply}", reply.len());
+            stream.write_all(answer.as_bytes()).unwrap();
+        });
+        address
+    }
+
+    #[test]
+    fn devices_come_from_the_host_protocol() {
+        let address = fake_server(
+            "emulator-5554          device product:sdk model:Pixel_7 device:emu transport_id:1\n\
+             R58M12345AB            unauthorized usb:1-1 transport_id:2\n",
+        );
+        let devices = list_devices(address).unwrap();
+        assert_eq!(devices.len(), 2);
+        assert_eq!(devices[0].model.as_deref(), Some("Pixel_7"));
+        assert_eq!(devices[1].state, DeviceState::Unauthorized);
+    }
+
+    #[test]
+    fn unusable_device_is_refused_with_advice() {
+        let address = fake_server("R58M12345AB\tunauthorized\n");
+        let err = AdbDevice::connect_at(address, None).unwrap_err();
+        assert!(matches!(err, DeviceError::Unusable { .. }), "{err}");
+        assert!(err.to_string().contains("allow USB debugging"), "{err}");
+    }
+
+    #[test]
+    fn no_server_names_the_address() {
+        // Nothing listens on port 1 of loopback.
+        let address = SocketAddrV4::new(Ipv4Addr::LOCALHOST, 1);
+        let err = list_devices(address).unwrap_err();
+        assert!(matches!(err, DeviceError::NoServer { .. }), "{err}");
+        assert!(err.to_string().contains("127.0.0.1:1"), "{err}");
+        assert!(err.to_string().contains("adb start-server"), "{err}");
+    }
+}

@@ -1,0 +1,362 @@
+//! The simulated phone: a small app of this project's own, driven through [`Device`] with no phone attached.
+//!
+//! Screens come from `assets/sim/` (see [`screen`]). Every action changes the state at
+//! once and starts an animation on the clock; until it ends, [`Device::dump`] shows the
+//! in-between frame (the new screen sliding in, a list part-way through its scroll) and
+//! accessibility events arrive at its start and every 100 ms until its end.
+
+mod input;
+mod render;
+mod screen;
+mod view;
+
+#[cfg(test)]
+mod tests;
+
+use std::time::Duration;
+
+use crate::device::{Device, DeviceError, Display, Key};
+use crate::geometry::Point;
+use crate::model::{Flags, Size};
+use crate::stability::Clock;
+
+use screen::Screen;
+use view::{ItemState, Placement, Shown, Win};
+
+/// Longest text [`Device::input_text`] takes at once.
+pub const MAX_INPUT_CHARS: usize = 10_000;
+/// Events arrive this often while an animation runs.
+const EVENT_EVERY: Duration = Duration::from_millis(100);
+/// Longest gesture accepted; a longer one is surely a mistake in the caller.
+const MAX_GESTURE: Duration = Duration::from_secs(60);
+/// How long a list keeps moving after the finger lifts.
+const FLING: Duration = Duration::from_millis(300);
+const DISPLAY: Size = Size {
+    width: 1080,
+    height: 2400,
+};
+
+#[derive(Clone, Copy, Debug)]
+enum AnimKind {
+    /// The new screen slides in from the right (forward) or the left (back).
+    Slide { forward: bool },
+    /// A list moves from `from` to its current scroll.
+    Scroll { item: usize, from: i32 },
+    /// Nothing moves, but the app reports the change (a toggle, a typed letter).
+    Still,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Anim {
+    start: Duration,
+    end: Duration,
+    kind: AnimKind,
+}
+
+/// The simulated phone on clock `C`: [`crate::stability::VirtualClock`] in tests,
+/// [`crate::stability::RealClock`] in the app. The same seed gives the same phone.
+#[derive(Debug)]
+pub struct Sim<C> {
+    clock: C,
+    screens: Vec<Screen>,
+    /// Per screen, per item: what the user changed.
+    states: Vec<Vec<ItemState>>,
+    current: usize,
+    history: Vec<usize>,
+    anim: Option<Anim>,
+    status_clock: String,
+    battery: u8,
+    ticker_base: u64,
+}
+
+impl<C: Clock + Clone + Send> Sim<C> {
+    /// A phone on its home screen at the clock's current time.
+    pub fn new(clock: C, seed: u64) -> Self {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let screens = screen::load_all(&mut rng).unwrap_or_else(|e| vec![screen::broken(&e)]);
+        let states = screens
+            .iter()
+            .map(|s| s.items.iter().map(ItemState::initial).collect())
+            .collect();
+        Self {
+            clock,
+            screens,
+            states,
+            current: 0,
+            history: Vec::new(),
+            anim: None,
+            status_clock: format!("{:02}:{:02}", rng.u8(7..=22), rng.u8(0..60)),
+            battery: rng.u8(20..=100),
+            ticker_base: rng.u64(1_000..50_000),
+        }
+    }
+
+    /// The name of the screen shown (the file name under `assets/sim/`).
+    pub fn screen_name(&self) -> &str {
+        self.screens
+            .get(self.current)
+            .map_or("", |s| s.name.as_str())
+    }
+
+    fn screen(&self) -> Option<&Screen> {
+        self.screens.get(self.current)
+    }
+
+    fn start(&mut self, kind: AnimKind, length: Duration) {
+        let start = self.clock.now();
+        self.anim = Some(Anim {
+            start,
+            end: start.saturating_add(length),
+            kind,
+        });
+    }
+
+    /// How far the running animation is, in [0, 1); `None` once it has ended.
+    fn progress(&self) -> Option<(Anim, f64)> {
+        let anim = self.anim?;
+        let now = self.clock.now();
+        if now >= anim.end {
+            return None;
+        }
+        let total = (anim.end - anim.start).as_secs_f64();
+        Some((anim, (now.saturating_sub(anim.start)).as_secs_f64() / total))
+    }
+
+    /// Everything on screen, settled or as the animation has it now.
+    fn frame(&self, settled: bool) -> (Vec<Shown>, i32) {
+        let Some(screen) = self.screen() else {
+            return (Vec::new(), 0);
+        };
+        let mut at = Placement {
+            tick: screen.ticker.as_ref().map(|t| {
+                let every = u128::from(t.every_ms.max(1));
+                let ticks = self.clock.now().as_millis() / every;
+                self.ticker_base
+                    .saturating_add(u64::try_from(ticks).unwrap_or(u64::MAX))
+            }),
+            ..Placement::default()
+        };
+        if let Some((anim, p)) = self.progress().filter(|_| !settled) {
+            match anim.kind {
+                AnimKind::Slide { forward } => {
+                    let left = (f64::from(DISPLAY.width) * (1.0 - p)) as i32;
+                    at.shift_x = if forward { left } else { -left };
+                }
+                AnimKind::Scroll { item, from } => {
+                    let to = self.state(item).map_or(from, |s| s.scroll);
+                    let y = f64::from(from) + f64::from(to - from) * p;
+                    at.scroll = Some((item, y as i32));
+                }
+                AnimKind::Still => {}
+            }
+        }
+        let state = self.states.get(self.current).map_or(&[][..], Vec::as_slice);
+        let mut nodes = view::app_nodes(screen, state, at, DISPLAY);
+        nodes.extend(view::status_bar(
+            &self.status_clock,
+            self.battery,
+            DISPLAY.width,
+        ));
+        if screen.keyboard {
+            nodes.extend(view::keyboard(DISPLAY.width, DISPLAY.height));
+        }
+        (nodes, at.shift_x)
+    }
+
+    fn state(&self, item: usize) -> Option<&ItemState> {
+        self.states.get(self.current)?.get(item)
+    }
+
+    fn state_mut(&mut self, item: usize) -> Option<&mut ItemState> {
+        self.states.get_mut(self.current)?.get_mut(item)
+    }
+}
+
+impl<C: Clock + Clone + Send> Device for Sim<C> {
+    fn name(&self) -> String {
+        "sim".into()
+    }
+
+    fn dump(&mut self) -> Result<String, DeviceError> {
+        Ok(render::xml(&self.frame(false).0, 0))
+    }
+
+    fn screenshot_png(&mut self) -> Result<Vec<u8>, DeviceError> {
+        let (nodes, shift) = self.frame(false);
+        let paint = self.screen().map_or(&[][..], |s| s.paint.as_slice());
+        render::png(&nodes, paint, shift, DISPLAY).map_err(|output| DeviceError::Command {
+            command: "sim screenshot".into(),
+            output,
+        })
+    }
+
+    fn display(&mut self) -> Result<Display, DeviceError> {
+        Ok(Display {
+            size: DISPLAY,
+            rotation: 0,
+        })
+    }
+
+    fn tap(&mut self, at: Point) -> Result<(), DeviceError> {
+        self.check_point(at)?;
+        let wanted = Flags::CLICKABLE | Flags::CHECKABLE | Flags::EDITABLE;
+        let Some(node) = self.hit(at, wanted) else {
+            return Ok(());
+        };
+        if node.window == Win::Keyboard {
+            return self.press_key_node(&node.desc);
+        }
+        let Some(item) = node.item else {
+            return Ok(());
+        };
+        let id = self
+            .screen()
+            .and_then(|s| s.items.get(item))
+            .map(|i| i.id.clone())
+            .unwrap_or_default();
+        if let Some(on) = self.transition(Some(&id), None) {
+            self.apply(&on);
+        } else if node.flags.contains(Flags::CHECKABLE) {
+            if let Some(state) = self.state_mut(item) {
+                state.checked = !state.checked;
+            }
+            self.start(AnimKind::Still, Duration::from_millis(150));
+        } else if node.flags.contains(Flags::EDITABLE) {
+            if let Some(states) = self.states.get_mut(self.current) {
+                for (i, state) in states.iter_mut().enumerate() {
+                    state.focused = i == item;
+                }
+            }
+            self.start(AnimKind::Still, Duration::ZERO);
+        } else {
+            // A click the app ignores still raises a click event.
+            self.start(AnimKind::Still, Duration::ZERO);
+        }
+        Ok(())
+    }
+
+    fn long_press(&mut self, at: Point, duration: Duration) -> Result<(), DeviceError> {
+        self.check_point(at)?;
+        self.check_gesture(duration)?;
+        self.clock.sleep(duration);
+        if self.hit(at, Flags::LONG_CLICKABLE).is_some() {
+            self.start(AnimKind::Still, Duration::ZERO);
+        }
+        Ok(())
+    }
+
+    fn swipe(&mut self, from: Point, to: Point, duration: Duration) -> Result<(), DeviceError> {
+        self.check_point(from)?;
+        self.check_point(to)?;
+        self.check_gesture(duration)?;
+        self.clock.sleep(duration);
+        let Some(item) = self.hit(from, Flags::SCROLLABLE).and_then(|n| n.item) else {
+            return Ok(());
+        };
+        let old = self.state(item).map_or(0, |s| s.scroll);
+        // A finger moving up moves the content up: the scroll grows.
+        let new = (old - (to.y - from.y)).clamp(0, self.max_scroll(item));
+        if new != old {
+            if let Some(state) = self.state_mut(item) {
+                state.scroll = new;
+            }
+            self.start(AnimKind::Scroll { item, from: old }, FLING);
+        }
+        Ok(())
+    }
+
+    fn input_text(&mut self, text: &str) -> Result<(), DeviceError> {
+        let chars = text.chars().count();
+        if chars == 0 {
+            return Err(DeviceError::InvalidInput(
+                "input_text got empty text: give at least one character".into(),
+            ));
+        }
+        if chars > MAX_INPUT_CHARS {
+            return Err(DeviceError::InvalidInput(format!(
+                "input_text got {chars} characters, over the limit of {MAX_INPUT_CHARS}: send it in parts"
+            )));
+        }
+        self.edit(|field| field.push_str(text));
+        Ok(())
+    }
+
+    fn key(&mut self, key: Key) -> Result<(), DeviceError> {
+        if let Some(on) = self.transition(None, Some(key.name())) {
+            self.apply(&on);
+            return Ok(());
+        }
+        match key {
+            Key::Back => self.back(Duration::from_millis(300)),
+            Key::Home if self.current != 0 => {
+                self.history.clear();
+                self.current = 0;
+                self.start(
+                    AnimKind::Slide { forward: false },
+                    Duration::from_millis(400),
+                );
+            }
+            Key::Delete => self.edit(|field| {
+                field.pop();
+            }),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn last_event_at(&mut self) -> Option<Duration> {
+        let now = self.clock.now();
+        let animated = self.anim.map(|a| {
+            if now >= a.end {
+                a.end
+            } else {
+                floor_to(now, a.start, EVENT_EVERY)
+            }
+        });
+        let ticked = self
+            .screen()
+            .and_then(|s| s.ticker.as_ref())
+            .map(|t| floor_to(now, Duration::ZERO, Duration::from_millis(t.every_ms)));
+        animated.max(ticked)
+    }
+
+    fn packages(&mut self) -> Result<Vec<String>, DeviceError> {
+        let mut names: Vec<String> = self
+            .screens
+            .iter()
+            .filter(|s| s.entry)
+            .map(|s| s.package.clone())
+            .collect();
+        names.sort();
+        names.dedup();
+        Ok(names)
+    }
+
+    fn launch(&mut self, package: &str) -> Result<(), DeviceError> {
+        let Some(to) = self
+            .screens
+            .iter()
+            .position(|s| s.entry && s.package == package)
+        else {
+            let known = self.packages()?.join(", ");
+            return Err(DeviceError::InvalidInput(format!(
+                "no package {package:?} on the simulated phone; installed: {known}"
+            )));
+        };
+        self.history = if to == 0 { Vec::new() } else { vec![0] };
+        self.current = to;
+        self.start(
+            AnimKind::Slide { forward: true },
+            Duration::from_millis(600),
+        );
+        Ok(())
+    }
+}
+
+/// The latest `since + k·step` (k ≥ 0) not after `now`: when the last periodic event fired.
+fn floor_to(now: Duration, since: Duration, step: Duration) -> Duration {
+    let step = step.as_nanos().max(1);
+    let past = now.saturating_sub(since).as_nanos();
+    let back = u64::try_from(past % step).unwrap_or(0);
+    now.saturating_sub(Duration::from_nanos(back))
+}

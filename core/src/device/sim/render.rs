@@ -1,0 +1,198 @@
+//! The simulated phone's output: uiautomator XML and a wireframe PNG of what is shown.
+
+use std::fmt::Write as _;
+
+use image::{ImageEncoder, Rgb, RgbImage};
+
+use crate::model::{Flags, Rect, Size};
+
+use super::screen::Paint;
+use super::view::Shown;
+
+/// The nodes as a uiautomator dump; each window is a run starting at depth 0.
+pub(super) fn xml(nodes: &[Shown], rotation: u8) -> String {
+    let mut out = String::with_capacity(nodes.len() * 400 + 128);
+    out.push_str("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>\n");
+    let _ = writeln!(out, "<hierarchy rotation=\"{rotation}\">");
+    let mut open: Vec<usize> = Vec::new();
+    let mut index: Vec<usize> = Vec::new();
+    for (k, node) in nodes.iter().enumerate() {
+        while open.last().is_some_and(|&d| d >= node.depth) {
+            open.pop();
+            let _ = writeln!(out, "{}</node>", indent(open.len()));
+        }
+        index.truncate(node.depth + 1);
+        if index.len() <= node.depth {
+            index.resize(node.depth + 1, 0);
+        }
+        let i = index[node.depth];
+        index[node.depth] += 1;
+        let has_children = nodes.get(k + 1).is_some_and(|n| n.depth > node.depth);
+        let f = |flag| node.flags.contains(flag);
+        let _ = write!(
+            out,
+            "{}<node index=\"{i}\" text=\"{}\" resource-id=\"{}\" class=\"{}\" package=\"{}\" \
+             content-desc=\"{}\" checkable=\"{}\" checked=\"{}\" clickable=\"{}\" enabled=\"{}\" \
+             focusable=\"{}\" focused=\"{}\" scrollable=\"{}\" long-clickable=\"{}\" \
+             password=\"false\" selected=\"{}\" bounds=\"{}\"",
+            indent(open.len()),
+            escape(&node.text),
+            escape(&node.resource_id),
+            escape(&node.class),
+            escape(&node.package),
+            escape(&node.desc),
+            f(Flags::CHECKABLE),
+            f(Flags::CHECKED),
+            f(Flags::CLICKABLE),
+            f(Flags::ENABLED),
+            f(Flags::FOCUSABLE),
+            f(Flags::FOCUSED),
+            f(Flags::SCROLLABLE),
+            f(Flags::LONG_CLICKABLE),
+            f(Flags::SELECTED),
+            node.bounds,
+        );
+        if has_children {
+            out.push_str(">\n");
+            open.push(node.depth);
+        } else {
+            out.push_str(" />\n");
+        }
+    }
+    while open.pop().is_some() {
+        let _ = writeln!(out, "{}</node>", indent(open.len()));
+    }
+    out.push_str("</hierarchy>\n");
+    out
+}
+
+fn indent(depth: usize) -> String {
+    "  ".repeat(depth + 1)
+}
+
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\n' => out.push_str("&#10;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+const BACKGROUND: Rgb<u8> = Rgb([250, 250, 250]);
+const OUTLINE: Rgb<u8> = Rgb([150, 150, 160]);
+const ACTION: Rgb<u8> = Rgb([40, 110, 220]);
+const INK: Rgb<u8> = Rgb([60, 60, 70]);
+const ON: Rgb<u8> = Rgb([40, 170, 90]);
+const BAR: Rgb<u8> = Rgb([30, 30, 36]);
+
+/// A wireframe: self-drawn paint first, then a box per node, a filled block where text
+/// is (no fonts), and a filled knob for checked switches. `shift_x` slides the paint
+/// with the app window.
+pub(super) fn png(
+    nodes: &[Shown],
+    paint: &[Paint],
+    shift_x: i32,
+    size: Size,
+) -> Result<Vec<u8>, String> {
+    let (w, h) = (
+        u32::try_from(size.width).map_err(|e| e.to_string())?,
+        u32::try_from(size.height).map_err(|e| e.to_string())?,
+    );
+    let mut img = RgbImage::from_pixel(w, h, BACKGROUND);
+    for p in paint {
+        let [l, t, r, b] = p.rect;
+        fill(
+            &mut img,
+            Rect::new(l + shift_x, t, r + shift_x, b),
+            Rgb(p.color),
+        );
+    }
+    for node in nodes {
+        let r = node.visible;
+        if node.window == super::view::Win::StatusBar && node.depth == 0 {
+            fill(&mut img, r, BAR);
+        } else if node.flags.contains(Flags::CLICKABLE) {
+            // Clickable surfaces (cards, the mini-player, bars) hide what lies under them.
+            fill(&mut img, r, BACKGROUND);
+        }
+        let colour = if node.flags.intersects(Flags::ACTIONS) {
+            ACTION
+        } else {
+            OUTLINE
+        };
+        outline(&mut img, r, colour);
+        let label = if node.text.is_empty() {
+            &node.desc
+        } else {
+            &node.text
+        };
+        if !label.is_empty() && r.height() > 16 {
+            // A block as wide as the text would be, 0.5 em per character.
+            let em = (r.height() / 2).clamp(12, 40);
+            let len = i32::try_from(label.chars().count()).unwrap_or(i32::MAX);
+            let width = len.saturating_mul(em / 2).min(r.width() - 16);
+            let top = r.top + (r.height() - em) / 2;
+            let block = Rect::new(r.left + 8, top, r.left + 8 + width, top + em);
+            fill(&mut img, block.intersect(&r), INK);
+        }
+        if node.flags.contains(Flags::CHECKED) {
+            let knob = Rect::new(r.right - 120, r.top + 16, r.right - 24, r.bottom - 16);
+            fill(&mut img, knob.intersect(&r), ON);
+        }
+    }
+    let mut bytes = Vec::new();
+    image::codecs::png::PngEncoder::new_with_quality(
+        &mut bytes,
+        image::codecs::png::CompressionType::Fast,
+        image::codecs::png::FilterType::Sub,
+    )
+    .write_image(img.as_raw(), w, h, image::ExtendedColorType::Rgb8)
+    .map_err(|e| e.to_string())?;
+    Ok(bytes)
+}
+
+/// The part of `r` on the image, as pixel ranges.
+fn on_image(img: &RgbImage, r: Rect) -> Option<(u32, u32, u32, u32)> {
+    let area = Rect::new(
+        0,
+        0,
+        i32::try_from(img.width()).ok()?,
+        i32::try_from(img.height()).ok()?,
+    );
+    let c = r.intersect(&area);
+    if c.is_empty() {
+        return None;
+    }
+    let u = |v: i32| u32::try_from(v).ok();
+    Some((u(c.left)?, u(c.top)?, u(c.right)?, u(c.bottom)?))
+}
+
+fn fill(img: &mut RgbImage, r: Rect, colour: Rgb<u8>) {
+    if let Some((l, t, rt, b)) = on_image(img, r) {
+        for y in t..b {
+            for x in l..rt {
+                img.put_pixel(x, y, colour);
+            }
+        }
+    }
+}
+
+fn outline(img: &mut RgbImage, r: Rect, colour: Rgb<u8>) {
+    let lines = [
+        Rect::new(r.left, r.top, r.right, r.top + 2),
+        Rect::new(r.left, r.bottom - 2, r.right, r.bottom),
+        Rect::new(r.left, r.top, r.left + 2, r.bottom),
+        Rect::new(r.right - 2, r.top, r.right, r.bottom),
+    ];
+    for line in lines {
+        fill(img, line.intersect(&r), colour);
+    }
+}
