@@ -35,6 +35,8 @@ pub mod handle;
 pub mod stability;
 // Layer 7: devices.
 pub mod device;
+// Layer 8: the session runtime.
+pub mod session;
 
 pub use error::{Error, Result};
 pub use model::{DumpFormat, Flags, Node, NodeId, Rect, Size, Tree, Window, WindowKind};

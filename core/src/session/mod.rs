@@ -1,0 +1,324 @@
+//! The agent runtime: one device, the pruning rules and the latest snapshot. `observe`
+//! reads the screen; `act` checks the handle, acts, waits for the screen to settle and
+//! observes again — all under one lock, so two callers never interleave on a device.
+
+mod observe;
+#[cfg(test)]
+mod tests;
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use serde::Serialize;
+
+pub use observe::{Fallback, Observation, structure_hash};
+
+use crate::device::{Device, DeviceError, Key};
+use crate::geometry::{ImageScale, Point, ScaleError};
+use crate::handle::{Handle, HandleError, resolve, tap_point};
+use crate::model::{Flags, Rect};
+use crate::prune::PruneRules;
+use crate::stability::{Clock, SettleConfig, SettleReport, Signals, wait_for_stable};
+
+/// How a session prunes, settles, scrolls and downsamples.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SessionConfig {
+    pub rules: PruneRules,
+    pub settle: SettleConfig,
+    /// Longest side of the screenshot an observation carries when the tree is empty.
+    pub fallback_longest_side: u32,
+    /// Where a scroll's swipe starts, as a fraction of the container (away from bottom bars).
+    pub scroll_start: f64,
+}
+
+impl Default for SessionConfig {
+    fn default() -> Self {
+        Self {
+            rules: PruneRules::default(),
+            settle: SettleConfig::default(),
+            fallback_longest_side: 1024,
+            scroll_start: 0.7,
+        }
+    }
+}
+
+/// Which way the content should move into view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    Up,
+    Down,
+    Left,
+    Right,
+}
+
+/// What an agent or a person asks the device to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    Tap(Handle),
+    LongPress(Handle),
+    Scroll {
+        target: Handle,
+        direction: Direction,
+    },
+    Swipe {
+        from: Point,
+        to: Point,
+        duration: Duration,
+    },
+    InputText(String),
+    Key(Key),
+    Launch(String),
+    /// A tap in the coordinates of the last fallback screenshot.
+    TapImage(Point),
+}
+
+/// The result of one act-and-observe call.
+#[derive(Clone, Debug, Serialize)]
+pub struct Outcome {
+    /// What was acted on, in words: the element's label, or the key, text or app.
+    pub acted_on: String,
+    /// The point tapped, or the path swiped, in display pixels.
+    pub path: Vec<Point>,
+    pub settle: SettleReport,
+    pub observation: Observation,
+    /// A scroll that left the screen as the previous scroll did: the list has ended.
+    pub bottomed_out: bool,
+}
+
+/// Why a call failed; the session stays usable after every one of them.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error(transparent)]
+    Handle(#[from] HandleError),
+    #[error(transparent)]
+    Device(#[from] DeviceError),
+    #[error("the device's dump could not be read: {0}")]
+    Dump(#[from] crate::Error),
+    #[error(transparent)]
+    Scale(#[from] ScaleError),
+    #[error("nothing has been observed yet: call screen_operation_accessibility first")]
+    NotObserved,
+    #[error("{0} cannot scroll: scroll a node printed with `scroll`")]
+    NotScrollable(String),
+    #[error(
+        "pixel actions use the coordinates of the last screenshot, and there is none: call \
+         screenshot first"
+    )]
+    NoScreenshot,
+    #[error("the screenshot could not be read: {0}")]
+    Image(String),
+}
+
+/// A device with its runtime state, behind one lock.
+#[derive(Debug)]
+pub struct Session<D, C> {
+    state: Mutex<State<D, C>>,
+}
+
+#[derive(Debug)]
+struct State<D, C> {
+    device: D,
+    clock: C,
+    config: SessionConfig,
+    latest: Option<Observation>,
+    /// The structural hash after the last scroll, to recognise the end of a list.
+    last_scroll: Option<u64>,
+}
+
+impl<D: Device, C: Clock> Session<D, C> {
+    pub fn new(device: D, clock: C, config: SessionConfig) -> Self {
+        Self {
+            state: Mutex::new(State {
+                device,
+                clock,
+                config,
+                latest: None,
+                last_scroll: None,
+            }),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State<D, C>> {
+        // A caller that panicked mid-call leaves nothing half-written worth refusing over.
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Reads the screen and issues a new version.
+    pub fn observe(&self) -> Result<Observation, SessionError> {
+        let mut state = self.lock();
+        let observation = state.observe()?;
+        state.latest = Some(observation.clone());
+        Ok(observation)
+    }
+
+    /// Checks the action against the latest snapshot (a stale handle is refused without
+    /// touching the device), performs it, waits for the screen to settle, and observes.
+    pub fn act(&self, action: &Action) -> Result<Outcome, SessionError> {
+        let mut state = self.lock();
+        let (acted_on, path) = state.plan(action)?;
+        let started = state.clock.now();
+        state.perform(action, &path)?;
+        let State {
+            device,
+            clock,
+            config,
+            ..
+        } = &mut *state;
+        let settle = wait_for_stable(
+            clock,
+            &mut DeviceSignals { device },
+            &config.settle,
+            started,
+        )?;
+        let observation = state.observe()?;
+        let bottomed_out = match action {
+            Action::Scroll { .. } => {
+                let hash = structure_hash(&observation.tree);
+                let ended = state.last_scroll == Some(hash);
+                state.last_scroll = Some(hash);
+                ended
+            }
+            _ => {
+                state.last_scroll = None;
+                false
+            }
+        };
+        state.latest = Some(observation.clone());
+        Ok(Outcome {
+            acted_on,
+            path,
+            settle,
+            observation,
+            bottomed_out,
+        })
+    }
+}
+
+impl<D: Device, C: Clock> State<D, C> {
+    fn observe(&mut self) -> Result<Observation, SessionError> {
+        observe::observe(&mut self.device, &self.clock, &self.config)
+    }
+
+    /// What the action targets and where it lands, from the latest snapshot only.
+    fn plan(&self, action: &Action) -> Result<(String, Vec<Point>), SessionError> {
+        let latest = || self.latest.as_ref().ok_or(SessionError::NotObserved);
+        Ok(match action {
+            Action::Tap(handle) | Action::LongPress(handle) => {
+                let latest = latest()?;
+                let node = resolve(&latest.pruned, handle)?;
+                let point = tap_point(&latest.tree, &latest.pruned, node);
+                (describe(node), vec![point])
+            }
+            Action::Scroll { target, direction } => {
+                let latest = latest()?;
+                let node = resolve(&latest.pruned, target)?;
+                if !latest.tree.nodes[node.raw].has(Flags::SCROLLABLE) {
+                    return Err(SessionError::NotScrollable(describe(node)));
+                }
+                let area = if node.visible.is_empty() {
+                    node.bounds
+                } else {
+                    node.visible
+                };
+                (
+                    describe(node),
+                    scroll_path(&area, *direction, self.config.scroll_start),
+                )
+            }
+            Action::Swipe { from, to, .. } => ("a swipe".into(), vec![*from, *to]),
+            Action::InputText(text) => (
+                format!("text {:?} into the focused field", shorten(text)),
+                Vec::new(),
+            ),
+            Action::Key(key) => (format!("the {} key", key.name()), Vec::new()),
+            Action::Launch(package) => (format!("the app {package}"), Vec::new()),
+            Action::TapImage(point) => {
+                let scale = latest()?
+                    .fallback
+                    .as_ref()
+                    .map(|f| ImageScale {
+                        display: f.display,
+                        image: f.image,
+                    })
+                    .ok_or(SessionError::NoScreenshot)?;
+                (
+                    "a point of the screenshot".into(),
+                    vec![scale.image_to_display(*point)?],
+                )
+            }
+        })
+    }
+
+    fn perform(&mut self, action: &Action, path: &[Point]) -> Result<(), SessionError> {
+        let device = &mut self.device;
+        match (action, path) {
+            (Action::Tap(_) | Action::TapImage(_), [at]) => device.tap(*at)?,
+            (Action::LongPress(_), [at]) => device.long_press(*at, Duration::from_millis(800))?,
+            (Action::Scroll { .. }, [from, to]) => {
+                device.swipe(*from, *to, Duration::from_millis(300))?
+            }
+            (Action::Swipe { duration, .. }, [from, to]) => device.swipe(*from, *to, *duration)?,
+            (Action::InputText(text), _) => device.input_text(text)?,
+            (Action::Key(key), _) => device.key(*key)?,
+            (Action::Launch(package), _) => device.launch(package)?,
+            _ => unreachable!("plan gives every pointer action its points"),
+        }
+        Ok(())
+    }
+}
+
+/// The swipe that scrolls `area` in `direction`, starting at `start` of its extent.
+fn scroll_path(area: &Rect, direction: Direction, start: f64) -> Vec<Point> {
+    let (cx, cy) = area.center();
+    let along = |from: i32, extent: i32, fraction: f64| {
+        from + (f64::from(extent) * fraction).round() as i32
+    };
+    let (w, h) = (area.width(), area.height());
+    let (a, b) = (start, 1.0 - start);
+    let (from, to) = match direction {
+        Direction::Down => ((cx, along(area.top, h, a)), (cx, along(area.top, h, b))),
+        Direction::Up => ((cx, along(area.top, h, b)), (cx, along(area.top, h, a))),
+        Direction::Right => ((along(area.left, w, a), cy), (along(area.left, w, b), cy)),
+        Direction::Left => ((along(area.left, w, b), cy), (along(area.left, w, a), cy)),
+    };
+    vec![Point::new(from.0, from.1), Point::new(to.0, to.1)]
+}
+
+fn describe(node: &crate::prune::PrunedNode) -> String {
+    let name = if !node.label.is_empty() {
+        format!("{:?}", shorten(&node.label))
+    } else if !node.id.is_empty() {
+        format!("#{}", node.id)
+    } else {
+        node.role.unwrap_or("element").to_owned()
+    };
+    match node.i {
+        Some(i) => format!("{name} (i {i})"),
+        None => name,
+    }
+}
+
+fn shorten(text: &str) -> String {
+    crate::prune::truncate(text, 40)
+}
+
+/// The device as the settle loop reads it.
+struct DeviceSignals<'a, D> {
+    device: &'a mut D,
+}
+
+impl<D: Device> Signals for DeviceSignals<'_, D> {
+    type Error = SessionError;
+
+    fn structure_hash(&mut self) -> Result<u64, SessionError> {
+        let tree = crate::parse::parse_str(&self.device.dump()?)?;
+        Ok(structure_hash(&tree))
+    }
+
+    fn last_event_at(&mut self) -> Option<Duration> {
+        self.device.last_event_at()
+    }
+}

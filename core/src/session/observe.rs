@@ -1,0 +1,143 @@
+//! One observation: the dump pruned under a fresh version, and, for self-drawn screens,
+//! a downsampled screenshot taken at the same moment as the dump.
+
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::{SessionConfig, SessionError};
+use crate::device::Device;
+use crate::geometry::{ImageScale, downsampled};
+use crate::model::{Size, Tree};
+use crate::parse::parse_str;
+use crate::prune::{Pruned, prune};
+use crate::render;
+use crate::stability::Clock;
+
+/// A screenshot that stands in for an empty tree.
+#[derive(Clone, Debug, Serialize)]
+pub struct Fallback {
+    /// PNG bytes, `image` sized.
+    #[serde(skip)]
+    pub png: Vec<u8>,
+    pub display: Size,
+    pub image: Size,
+    /// How image coordinates map to display coordinates, in words.
+    pub rule: String,
+}
+
+/// What the screen showed at one moment.
+#[derive(Clone, Debug, Serialize)]
+pub struct Observation {
+    pub version: String,
+    /// The pruned tree as the agent reads it.
+    pub text: String,
+    pub fallback: Option<Fallback>,
+    /// When the dump was taken, on the session's clock.
+    #[serde(rename = "dumped_at_ms", serialize_with = "millis")]
+    pub dumped_at: Duration,
+    #[serde(rename = "screenshot_at_ms", serialize_with = "opt_millis")]
+    pub screenshot_at: Option<Duration>,
+    #[serde(skip)]
+    pub raw: String,
+    #[serde(skip)]
+    pub tree: Tree,
+    #[serde(skip)]
+    pub pruned: Pruned,
+}
+
+fn millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_u128(d.as_millis())
+}
+
+fn opt_millis<S: serde::Serializer>(d: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
+    match d {
+        Some(d) => s.serialize_u128(d.as_millis()),
+        None => s.serialize_none(),
+    }
+}
+
+/// A hash of everything an agent could see or act on: classes, text, bounds, flags.
+pub fn structure_hash(tree: &Tree) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    for node in &tree.nodes {
+        (&node.class, &node.text, &node.desc, &node.resource_id).hash(&mut hasher);
+        (node.bounds, node.flags.bits(), node.depth).hash(&mut hasher);
+    }
+    hasher.finish()
+}
+
+/// How many times a fallback dump and screenshot are retaken to catch one moment.
+const SAME_MOMENT_TRIES: usize = 3;
+
+pub(super) fn observe<D: Device, C: Clock>(
+    device: &mut D,
+    clock: &C,
+    config: &SessionConfig,
+) -> Result<Observation, SessionError> {
+    let mut attempt = 0;
+    loop {
+        let dumped_at = clock.now();
+        let raw = device.dump()?;
+        let tree = parse_str(&raw)?;
+        let pruned = prune(&tree, &config.rules);
+        let mut observation = Observation {
+            version: pruned.version.clone(),
+            text: render::yaml(&pruned),
+            fallback: None,
+            dumped_at,
+            screenshot_at: None,
+            raw,
+            tree,
+            pruned,
+        };
+        if !observation.pruned.fallback {
+            return Ok(observation);
+        }
+        let png = device.screenshot_png()?;
+        observation.screenshot_at = Some(clock.now());
+        // The screenshot must show the moment the dump did: retake both if the tree moved.
+        let after = parse_str(&device.dump()?)?;
+        attempt += 1;
+        if structure_hash(&after) == structure_hash(&observation.tree)
+            || attempt == SAME_MOMENT_TRIES
+        {
+            observation.fallback = Some(fallback(
+                &png,
+                observation.tree.display,
+                config.fallback_longest_side,
+            )?);
+            return Ok(observation);
+        }
+    }
+}
+
+fn fallback(png: &[u8], display: Size, longest_side: u32) -> Result<Fallback, SessionError> {
+    let image = image::load_from_memory_with_format(png, image::ImageFormat::Png)
+        .map_err(|e| SessionError::Image(e.to_string()))?;
+    let size = downsampled(display, longest_side);
+    let resized = image.resize_exact(
+        size.width.max(1) as u32,
+        size.height.max(1) as u32,
+        image::imageops::FilterType::Triangle,
+    );
+    let mut bytes = Vec::new();
+    resized
+        .write_to(
+            &mut std::io::Cursor::new(&mut bytes),
+            image::ImageFormat::Png,
+        )
+        .map_err(|e| SessionError::Image(e.to_string()))?;
+    let rule = ImageScale {
+        display,
+        image: size,
+    }
+    .rule();
+    Ok(Fallback {
+        png: bytes,
+        display,
+        image: size,
+        rule,
+    })
+}

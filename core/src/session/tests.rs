@@ -1,0 +1,238 @@
+//! The session on the simulated phone and a virtual clock: act-and-observe, staleness,
+//! settling, scrolling to the end, and the screenshot fallback.
+
+use std::time::Duration;
+
+use super::*;
+use crate::device::sim::Sim;
+use crate::stability::VirtualClock;
+
+fn session() -> (Session<Sim<VirtualClock>, VirtualClock>, VirtualClock) {
+    let clock = VirtualClock::default();
+    let sim = Sim::new(clock.clone(), 7);
+    (
+        Session::new(sim, clock.clone(), SessionConfig::default()),
+        clock,
+    )
+}
+
+/// The handle of the printed node whose label contains `text`.
+fn handle_of(observation: &Observation, text: &str) -> Handle {
+    let node = observation
+        .pruned
+        .nodes
+        .iter()
+        .find(|n| n.i.is_some() && n.label.contains(text))
+        .unwrap_or_else(|| panic!("no actionable {text:?} in\n{}", observation.text));
+    format!("{}_{}", observation.version, node.i.unwrap_or_default())
+        .parse()
+        .unwrap()
+}
+
+fn scrollable(observation: &Observation) -> Handle {
+    let node = observation
+        .pruned
+        .nodes
+        .iter()
+        .find(|n| n.i.is_some() && observation.tree.nodes[n.raw].has(Flags::SCROLLABLE))
+        .expect("a scrollable list");
+    format!("{}_{}", observation.version, node.i.unwrap_or_default())
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn a_tap_returns_the_settled_tree_of_the_next_screen_in_the_same_call() {
+    let (session, _) = session();
+    let home = session.observe().unwrap();
+    let outcome = session
+        .act(&Action::Tap(handle_of(&home, "TapTube")))
+        .unwrap();
+    assert!(
+        outcome.acted_on.contains("\"TapTube\""),
+        "{}",
+        outcome.acted_on
+    );
+    assert_eq!(outcome.path.len(), 1);
+    assert!(outcome.settle.settled);
+    // The 1.2 s launch: settled after it, not before.
+    assert!(
+        outcome.settle.total >= Duration::from_millis(1200),
+        "{:?}",
+        outcome.settle
+    );
+    assert_ne!(outcome.observation.version, home.version);
+    assert!(
+        outcome.observation.text.contains("more: ["),
+        "{}",
+        outcome.observation.text
+    );
+    // Observing again shows the same settled screen.
+    let again = session.observe().unwrap();
+    assert_eq!(
+        structure_hash(&again.tree),
+        structure_hash(&outcome.observation.tree)
+    );
+}
+
+#[test]
+fn a_stale_handle_is_refused_without_touching_the_device() {
+    let (session, clock) = session();
+    let home = session.observe().unwrap();
+    let stale = handle_of(&home, "TapTube");
+    session.observe().unwrap();
+    let before = clock.now();
+    let err = session.act(&Action::Tap(stale)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "Token version mismatch, viewport updated. Call screen_operation_accessibility to fetch the latest tree."
+    );
+    assert_eq!(
+        clock.now(),
+        before,
+        "nothing was sent, nothing was waited for"
+    );
+    // Still usable.
+    let fresh = session.observe().unwrap();
+    assert!(
+        session
+            .act(&Action::Tap(handle_of(&fresh, "TapTube")))
+            .is_ok()
+    );
+}
+
+#[test]
+fn acting_before_observing_says_what_to_do() {
+    let (session, _) = session();
+    let handle: Handle = "0123456789ab_1".parse().unwrap();
+    let err = session.act(&Action::Tap(handle)).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("call screen_operation_accessibility first"),
+        "{err}"
+    );
+    assert!(
+        session.act(&Action::Key(Key::Home)).is_ok(),
+        "keys need no snapshot"
+    );
+}
+
+#[test]
+fn scrolling_starts_at_seventy_percent_and_recognises_the_end_of_the_list() {
+    let (session, _) = session();
+    let home = session.observe().unwrap();
+    let mut feed = session
+        .act(&Action::Tap(handle_of(&home, "TapTube")))
+        .unwrap()
+        .observation;
+    let list = scrollable(&feed);
+    let node = crate::handle::resolve(&feed.pruned, &list).unwrap();
+    let area = node.visible;
+    let mut bottomed = false;
+    for _ in 0..12 {
+        let target = scrollable(&feed);
+        let outcome = session
+            .act(&Action::Scroll {
+                target,
+                direction: Direction::Down,
+            })
+            .unwrap();
+        let [from, to] = outcome.path[..] else {
+            panic!("a scroll is one swipe")
+        };
+        assert_eq!(
+            from.y,
+            area.top + (f64::from(area.height()) * 0.7).round() as i32
+        );
+        assert!(to.y < from.y);
+        feed = outcome.observation;
+        if outcome.bottomed_out {
+            bottomed = true;
+            break;
+        }
+    }
+    assert!(bottomed, "the list never reported its end");
+}
+
+#[test]
+fn a_screen_that_never_settles_returns_at_the_ceiling() {
+    let (session, _) = session();
+    let home = session.observe().unwrap();
+    let outcome = session
+        .act(&Action::Tap(handle_of(&home, "Live TV")))
+        .unwrap();
+    assert!(!outcome.settle.settled);
+    assert_eq!(outcome.settle.total, SettleConfig::default().ceiling);
+}
+
+#[test]
+fn a_self_drawn_screen_carries_a_downsampled_screenshot_and_pixel_taps_scale() {
+    let (session, _) = session();
+    let home = session.observe().unwrap();
+    let game = session
+        .act(&Action::Tap(handle_of(&home, "Blocks")))
+        .unwrap()
+        .observation;
+    let fallback = game.fallback.as_ref().expect("fallback screenshot");
+    assert_eq!(
+        fallback.display,
+        crate::Size {
+            width: 1080,
+            height: 2400
+        }
+    );
+    assert_eq!(fallback.image.height, 1024);
+    assert_eq!(fallback.image.width, 461);
+    assert!(fallback.rule.contains("1080"), "{}", fallback.rule);
+    let image = image::load_from_memory(&fallback.png).unwrap();
+    assert_eq!((image.width(), image.height()), (461, 1024));
+    assert!(game.screenshot_at.is_some());
+    let outcome = session
+        .act(&Action::TapImage(Point::new(460, 1023)))
+        .unwrap();
+    // The last image pixel stands for the display pixel under its centre.
+    assert_eq!(outcome.path, [Point::new(1078, 2398)]);
+    let err = session
+        .act(&Action::TapImage(Point::new(461, 0)))
+        .unwrap_err();
+    assert!(matches!(err, SessionError::Scale(_)), "{err}");
+}
+
+#[test]
+fn scrolling_something_that_does_not_scroll_is_refused() {
+    let (session, _) = session();
+    let home = session.observe().unwrap();
+    let target = handle_of(&home, "TapTube");
+    let err = session
+        .act(&Action::Scroll {
+            target,
+            direction: Direction::Down,
+        })
+        .unwrap_err();
+    assert!(err.to_string().contains("cannot scroll"), "{err}");
+}
+
+#[test]
+fn two_callers_share_one_lock() {
+    let (session, _) = session();
+    let session = std::sync::Arc::new(session);
+    let workers: Vec<_> = (0..2)
+        .map(|_| {
+            let session = session.clone();
+            std::thread::spawn(move || {
+                for _ in 0..3 {
+                    let observed = session.observe().expect("observe");
+                    // Whatever the other caller did, acting on our own fresh snapshot is
+                    // either accepted or refused as stale — never applied to another screen.
+                    match session.act(&Action::Key(Key::Back)) {
+                        Ok(outcome) => assert_ne!(outcome.observation.version, observed.version),
+                        Err(e) => panic!("{e}"),
+                    }
+                }
+            })
+        })
+        .collect();
+    for worker in workers {
+        worker.join().expect("no panic");
+    }
+}
