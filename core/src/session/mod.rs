@@ -146,6 +146,11 @@ impl<D: Device, C: Clock> Session<D, C> {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
+    /// Runs `f` on the device under the session's lock (no agent call interleaves).
+    pub fn with_device<R>(&self, f: impl FnOnce(&mut D) -> R) -> R {
+        f(&mut self.lock().device)
+    }
+
     /// Reads the screen and issues a new version.
     pub fn observe(&self) -> Result<Observation, SessionError> {
         let mut state = self.lock();

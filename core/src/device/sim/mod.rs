@@ -67,6 +67,8 @@ pub struct Sim<C> {
     status_clock: String,
     battery: u8,
     ticker_base: u64,
+    /// Replaces every animation's authored length (benchmarks sweep lengths with it).
+    animation_length: Option<Duration>,
 }
 
 impl<C: Clock + Clone + Send> Sim<C> {
@@ -88,7 +90,18 @@ impl<C: Clock + Clone + Send> Sim<C> {
             status_clock: format!("{:02}:{:02}", rng.u8(7..=22), rng.u8(0..60)),
             battery: rng.u8(20..=100),
             ticker_base: rng.u64(1_000..50_000),
+            animation_length: None,
         }
+    }
+
+    /// Makes every animation last `length` instead of its authored length (`None`: as authored).
+    pub fn set_animation_length(&mut self, length: Option<Duration>) {
+        self.animation_length = length;
+    }
+
+    /// When the running animation ends, if one is running.
+    pub fn animation_end(&self) -> Option<Duration> {
+        self.anim.map(|a| a.end)
     }
 
     /// The name of the screen shown (the file name under `assets/sim/`).
@@ -103,6 +116,7 @@ impl<C: Clock + Clone + Send> Sim<C> {
     }
 
     fn start(&mut self, kind: AnimKind, length: Duration) {
+        let length = self.animation_length.unwrap_or(length);
         let start = self.clock.now();
         self.anim = Some(Anim {
             start,
