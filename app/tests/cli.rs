@@ -251,3 +251,41 @@ fn devices_lists_phones_with_advice_for_unusable_ones() {
         "{text}"
     );
 }
+
+#[test]
+fn observe_drives_the_simulated_phone_through_scripted_steps() {
+    let output = tapscope(&["observe", "--step", "tap:TapTube", "--step", "key:back"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let acts: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("# acted on"))
+        .collect();
+    assert_eq!(acts.len(), 2, "{text}");
+    assert!(
+        acts[0].contains("\"TapTube\"") && acts[0].contains("\"settled\":true"),
+        "{}",
+        acts[0]
+    );
+    assert!(acts[1].contains("the back key"), "{}", acts[1]);
+    // Back on the launcher, under a fresh version.
+    assert!(text.contains("\"TapTube\" click long"), "{text}");
+}
+
+#[test]
+fn observe_refuses_bad_steps_before_touching_the_device() {
+    let output = tapscope(&["observe", "--step", "swipe:left"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("use tap, key, scroll or text"),
+        "{}",
+        stderr(&output)
+    );
+    let output = tapscope(&["observe", "--step", "tap:Nothing like this"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("no actionable \"Nothing like this\""),
+        "{}",
+        stderr(&output)
+    );
+}

@@ -1,6 +1,7 @@
 //! Command-line arguments and dispatch to one module per command.
 
 mod devices;
+mod observe;
 mod prune;
 mod stats;
 
@@ -31,6 +32,8 @@ enum Command {
     Stats(stats::StatsArgs),
     /// List the devices tapscope can drive: the built-in `sim` and phones over ADB.
     Devices(devices::DevicesArgs),
+    /// Read a device's screen as an agent does, after optional steps (act, settle, observe).
+    Observe(observe::ObserveArgs),
 }
 
 /// How a command that ran to the end came out.
@@ -63,5 +66,6 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         Some(Command::Prune(args)) => prune::run(&args),
         Some(Command::Stats(args)) => stats::run(&args),
         Some(Command::Devices(args)) => devices::run(&args),
+        Some(Command::Observe(args)) => observe::run(&args),
     }
 }
