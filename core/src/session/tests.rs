@@ -236,3 +236,99 @@ fn two_callers_share_one_lock() {
         worker.join().expect("no panic");
     }
 }
+
+/// The simulated phone, unplugged for a while: every call fails until it is plugged back.
+struct Unpluggable {
+    sim: Sim<VirtualClock>,
+    unplugged: bool,
+}
+
+impl crate::device::Device for Unpluggable {
+    fn name(&self) -> String {
+        "unpluggable".into()
+    }
+    fn dump(&mut self) -> Result<String, DeviceError> {
+        if self.unplugged {
+            return Err(DeviceError::Disconnected("the cable was pulled".into()));
+        }
+        self.sim.dump()
+    }
+    fn screenshot_png(&mut self) -> Result<Vec<u8>, DeviceError> {
+        self.sim.screenshot_png()
+    }
+    fn display(&mut self) -> Result<crate::device::Display, DeviceError> {
+        self.sim.display()
+    }
+    fn tap(&mut self, at: Point) -> Result<(), DeviceError> {
+        self.sim.tap(at)
+    }
+    fn long_press(&mut self, at: Point, duration: Duration) -> Result<(), DeviceError> {
+        self.sim.long_press(at, duration)
+    }
+    fn swipe(&mut self, from: Point, to: Point, duration: Duration) -> Result<(), DeviceError> {
+        self.sim.swipe(from, to, duration)
+    }
+    fn input_text(&mut self, text: &str) -> Result<(), DeviceError> {
+        self.sim.input_text(text)
+    }
+    fn key(&mut self, key: Key) -> Result<(), DeviceError> {
+        self.sim.key(key)
+    }
+    fn last_event_at(&mut self) -> Option<Duration> {
+        self.sim.last_event_at()
+    }
+    fn packages(&mut self) -> Result<Vec<String>, DeviceError> {
+        self.sim.packages()
+    }
+    fn launch(&mut self, package: &str) -> Result<(), DeviceError> {
+        self.sim.launch(package)
+    }
+}
+
+#[test]
+fn a_device_that_disconnects_mid_action_is_an_error_and_the_session_recovers() {
+    let clock = VirtualClock::default();
+    let device = Unpluggable {
+        sim: Sim::new(clock.clone(), 7),
+        unplugged: false,
+    };
+    let session = Session::new(device, clock, SessionConfig::default());
+    let home = session.observe().unwrap();
+    session.with_device(|d| d.unplugged = true);
+    let err = session
+        .act(&Action::Tap(handle_of(&home, "TapTube")))
+        .unwrap_err();
+    assert!(err.to_string().contains("the device disconnected"), "{err}");
+    assert!(session.observe().is_err());
+    session.with_device(|d| d.unplugged = false);
+    let back = session.observe().expect("usable again");
+    assert_ne!(back.version, home.version);
+}
+
+#[test]
+fn bad_text_and_off_display_swipes_are_refused_with_reasons() {
+    let (session, _) = session();
+    session.observe().unwrap();
+    let err = session.act(&Action::InputText(String::new())).unwrap_err();
+    assert!(
+        matches!(err, SessionError::Device(DeviceError::InvalidInput(_))),
+        "{err}"
+    );
+    let err = session
+        .act(&Action::InputText("x".repeat(1_000_000)))
+        .unwrap_err();
+    assert!(
+        matches!(err, SessionError::Device(DeviceError::InvalidInput(_))),
+        "{err}"
+    );
+    let swipe = Action::Swipe {
+        from: Point::new(10, 10),
+        to: Point::new(5000, 10),
+        duration: Duration::from_millis(300),
+    };
+    assert!(matches!(
+        session.act(&swipe).unwrap_err(),
+        SessionError::Device(DeviceError::InvalidInput(_))
+    ));
+    assert!(session.observe().is_ok(), "still usable");
+}
