@@ -21,15 +21,9 @@ fn main() {
 }
 
 fn handle_of(observation: &Observation, text: &str) -> Handle {
-    let node = observation
-        .pruned
-        .nodes
-        .iter()
-        .find(|n| n.i.is_some() && n.label.contains(text))
-        .expect("the launcher shows the app");
-    format!("{}_{}", observation.version, node.i.unwrap_or_default())
-        .parse()
-        .expect("a handle")
+    observation
+        .handle_where(|n| n.label.contains(text))
+        .expect("the launcher shows the app")
 }
 
 /// Animation length of transition `k`: 0 to 1990 ms in 10 ms steps.

@@ -6,7 +6,6 @@ use clap::Args;
 use tapscope_core::device::Key;
 use tapscope_core::device::adb::AdbDevice;
 use tapscope_core::device::sim::Sim;
-use tapscope_core::handle::Handle;
 use tapscope_core::model::Flags;
 use tapscope_core::session::{Action, Direction, Observation, Session, SessionConfig};
 use tapscope_core::stability::RealClock;
@@ -106,28 +105,19 @@ where
 }
 
 fn action_for(step: &Step, observation: &Observation) -> anyhow::Result<Action> {
-    let handle = |wanted: &dyn Fn(&tapscope_core::prune::PrunedNode) -> bool, what: &str| {
-        let node = observation
-            .pruned
-            .nodes
-            .iter()
-            .find(|n| n.i.is_some() && wanted(n))
-            .with_context(|| format!("no {what} on the screen:\n{}", observation.text))?;
-        let i = node.i.unwrap_or_default();
-        Ok::<Handle, anyhow::Error>(format!("{}_{i}", observation.version).parse()?)
-    };
+    let missing = |what: &str| anyhow::anyhow!("no {what} on the screen:\n{}", observation.text);
     Ok(match step {
-        Step::Tap(text) => Action::Tap(handle(
-            &|n| n.label.contains(text.as_str()),
-            &format!("actionable {text:?}"),
-        )?),
+        Step::Tap(text) => Action::Tap(
+            observation
+                .handle_where(|n| n.label.contains(text.as_str()))
+                .ok_or_else(|| missing(&format!("actionable {text:?}")))?,
+        ),
         Step::Key(key) => Action::Key(*key),
         Step::Text(text) => Action::InputText(text.clone()),
         Step::Scroll(direction) => Action::Scroll {
-            target: handle(
-                &|n| observation.tree.nodes[n.raw].has(Flags::SCROLLABLE),
-                "scrollable list",
-            )?,
+            target: observation
+                .handle_where(|n| observation.tree.nodes[n.raw].has(Flags::SCROLLABLE))
+                .ok_or_else(|| missing("scrollable list"))?,
             direction: *direction,
         },
     })

@@ -9,9 +9,10 @@ use serde::Serialize;
 use super::{SessionConfig, SessionError};
 use crate::device::Device;
 use crate::geometry::{ImageScale, downsampled};
+use crate::handle::Handle;
 use crate::model::{Size, Tree};
 use crate::parse::parse_str;
-use crate::prune::{Pruned, prune};
+use crate::prune::{Pruned, PrunedNode, prune};
 use crate::render;
 use crate::stability::Clock;
 
@@ -45,6 +46,21 @@ pub struct Observation {
     pub tree: Tree,
     #[serde(skip)]
     pub pruned: Pruned,
+}
+
+impl Observation {
+    /// The handle of the first node with an `i` that `wanted` accepts, in line order.
+    pub fn handle_where(&self, wanted: impl Fn(&PrunedNode) -> bool) -> Option<Handle> {
+        let node = self
+            .pruned
+            .nodes
+            .iter()
+            .find(|n| n.i.is_some() && wanted(n))?;
+        Some(Handle {
+            version: self.version.clone(),
+            i: node.i?,
+        })
+    }
 }
 
 fn millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {

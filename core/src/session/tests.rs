@@ -16,29 +16,17 @@ fn session() -> (Session<Sim<VirtualClock>, VirtualClock>, VirtualClock) {
     )
 }
 
-/// The handle of the printed node whose label contains `text`.
+/// The handle of the actionable node whose label contains `text`.
 fn handle_of(observation: &Observation, text: &str) -> Handle {
-    let node = observation
-        .pruned
-        .nodes
-        .iter()
-        .find(|n| n.i.is_some() && n.label.contains(text))
-        .unwrap_or_else(|| panic!("no actionable {text:?} in\n{}", observation.text));
-    format!("{}_{}", observation.version, node.i.unwrap_or_default())
-        .parse()
-        .unwrap()
+    observation
+        .handle_where(|n| n.label.contains(text))
+        .unwrap_or_else(|| panic!("no actionable {text:?} in\n{}", observation.text))
 }
 
 fn scrollable(observation: &Observation) -> Handle {
-    let node = observation
-        .pruned
-        .nodes
-        .iter()
-        .find(|n| n.i.is_some() && observation.tree.nodes[n.raw].has(Flags::SCROLLABLE))
-        .expect("a scrollable list");
-    format!("{}_{}", observation.version, node.i.unwrap_or_default())
-        .parse()
-        .unwrap()
+    observation
+        .handle_where(|n| observation.tree.nodes[n.raw].has(Flags::SCROLLABLE))
+        .expect("a scrollable list")
 }
 
 #[test]
