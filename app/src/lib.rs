@@ -1,5 +1,7 @@
-//! tapscope's front-ends over tapscope-core: the command line and the desktop workbench.
+//! tapscope's front-ends over tapscope-core: the command line, the desktop workbench and
+//! the MCP server.
 //! The `tapscope` binary is a thin `main` over [`cli::run`].
 
 pub mod cli;
 pub mod gui;
+pub mod mcp;

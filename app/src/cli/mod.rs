@@ -3,6 +3,7 @@
 mod devices;
 mod observe;
 mod prune;
+mod serve;
 mod stats;
 
 use std::path::PathBuf;
@@ -34,6 +35,8 @@ enum Command {
     Devices(devices::DevicesArgs),
     /// Read a device's screen as an agent does, after optional steps (act, settle, observe).
     Observe(observe::ObserveArgs),
+    /// Serve the simulated phone to an MCP client (an LLM agent) over stdio.
+    Serve(serve::ServeArgs),
 }
 
 /// How a command that ran to the end came out.
@@ -67,5 +70,6 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         Some(Command::Stats(args)) => stats::run(&args),
         Some(Command::Devices(args)) => devices::run(&args),
         Some(Command::Observe(args)) => observe::run(&args),
+        Some(Command::Serve(args)) => serve::run(&args),
     }
 }
