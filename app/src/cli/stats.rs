@@ -1,6 +1,6 @@
 //! `tapscope stats`: one line per dump of a folder (or list of files): tokens raw vs pruned, ratio, recall.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use clap::Args;
@@ -98,13 +98,7 @@ fn dump_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
-            let entries = std::fs::read_dir(path)
-                .with_context(|| format!("cannot list {}", path.display()))?;
-            let mut found: Vec<PathBuf> = entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| is_dump_name(p))
-                .collect();
-            found.sort();
+            let found = parse::dumps_in(path)?;
             if found.is_empty() {
                 bail!("{} holds no .xml or .json dump", path.display());
             }
@@ -114,13 +108,6 @@ fn dump_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
         }
     }
     Ok(files)
-}
-
-fn is_dump_name(path: &Path) -> bool {
-    matches!(
-        path.extension().and_then(|e| e.to_str()),
-        Some("xml" | "json")
-    )
 }
 
 #[cfg(test)]

@@ -108,12 +108,7 @@ fn decode_png(bytes: &[u8]) -> Result<egui::ColorImage, String> {
 /// Dumps that fail in a folder are reported, the others still open.
 pub fn open(path: &Path) -> Result<(Vec<Document>, Vec<String>), String> {
     if path.is_dir() {
-        let entries = std::fs::read_dir(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let mut files: Vec<PathBuf> = entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("xml" | "json")))
-            .collect();
-        files.sort();
+        let files = parse::dumps_in(path).map_err(|e| e.to_string())?;
         let mut documents = Vec::new();
         let mut errors = Vec::new();
         for file in &files {

@@ -51,6 +51,20 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>> {
     })
 }
 
+/// The dumps of a folder: its `.xml` and `.json` files, sorted by name.
+pub fn dumps_in(dir: &Path) -> Result<Vec<std::path::PathBuf>> {
+    let entries = std::fs::read_dir(dir).map_err(|source| Error::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let mut files: Vec<std::path::PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("xml" | "json")))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
 /// Reads at most [`MAX_INPUT_BYTES`] from a stream (standard input), refusing more.
 pub fn read_limited(reader: impl Read) -> Result<Vec<u8>> {
     let mut bytes = Vec::new();
