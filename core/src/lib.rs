@@ -33,6 +33,8 @@ pub mod geometry;
 pub mod handle;
 // Layer 5: settling.
 pub mod stability;
+// Layer 6: the recording format.
+pub mod recording;
 // Layer 7: devices.
 pub mod device;
 // Layer 8: the session runtime.

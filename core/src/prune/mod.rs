@@ -190,7 +190,12 @@ impl Pruned {
 
 /// A fresh random version: 12 lowercase hex digits.
 pub fn new_version() -> String {
-    format!("{:012x}", fastrand::u64(..) & 0xffff_ffff_ffff)
+    version_from(&mut fastrand::Rng::new())
+}
+
+/// The next version `rng` draws: 12 lowercase hex digits.
+pub fn version_from(rng: &mut fastrand::Rng) -> String {
+    format!("{:012x}", rng.u64(..) & 0xffff_ffff_ffff)
 }
 
 /// Prunes `tree` with `rules` under a fresh random version.
@@ -553,6 +558,15 @@ impl PrunedNode {
         match self.i {
             Some(i) => format!("i {i}"),
             None => format!("{:?}", truncate(&self.label, 24)),
+        }
+    }
+
+    /// Where the node is on screen: its visible part, or its bounds when none is known.
+    pub fn shown(&self) -> Rect {
+        if self.visible.is_empty() {
+            self.bounds
+        } else {
+            self.visible
         }
     }
 }

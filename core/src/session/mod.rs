@@ -6,12 +6,12 @@ mod observe;
 #[cfg(test)]
 mod tests;
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::Serialize;
 
-pub use observe::{Fallback, Observation, structure_hash};
+pub use observe::{Observation, Screenshot, structure_hash};
 
 use crate::device::{Device, DeviceError, Key};
 use crate::geometry::{ImageScale, Point, ScaleError};
@@ -29,6 +29,8 @@ pub struct SessionConfig {
     pub fallback_longest_side: u32,
     /// Where a scroll's swipe starts, as a fraction of the container (away from bottom bars).
     pub scroll_start: f64,
+    /// Draws versions from this seed instead of at random: for reproducible recordings.
+    pub version_seed: Option<u64>,
 }
 
 impl Default for SessionConfig {
@@ -38,6 +40,7 @@ impl Default for SessionConfig {
             settle: SettleConfig::default(),
             fallback_longest_side: 1024,
             scroll_start: 0.7,
+            version_seed: None,
         }
     }
 }
@@ -61,15 +64,27 @@ pub enum Action {
         target: Handle,
         direction: Direction,
     },
+    /// A swipe between two display pixels.
     Swipe {
         from: Point,
         to: Point,
         duration: Duration,
     },
+    /// A swipe between two pixels of the last screenshot.
+    SwipeImage {
+        from: Point,
+        to: Point,
+        duration: Duration,
+    },
+    /// The finger moves in `direction` across the node (a carousel, a dismissable card).
+    SwipeAcross {
+        target: Handle,
+        direction: Direction,
+    },
     InputText(String),
     Key(Key),
     Launch(String),
-    /// A tap in the coordinates of the last fallback screenshot.
+    /// A tap in the coordinates of the last screenshot.
     TapImage(Point),
 }
 
@@ -108,7 +123,32 @@ pub enum SessionError {
     NoScreenshot,
     #[error("the screenshot could not be read: {0}")]
     Image(String),
+    #[error(
+        "the text is {0} characters; one call types at most {MAX_TEXT_CHARS}: split it over \
+         several calls"
+    )]
+    TextTooLong(usize),
 }
+
+impl SessionError {
+    /// Whether the session refused the call without touching the device (the caller can
+    /// correct it), rather than the device or its output failing.
+    pub fn is_refusal(&self) -> bool {
+        match self {
+            SessionError::Handle(_)
+            | SessionError::Scale(_)
+            | SessionError::NotObserved
+            | SessionError::NotScrollable(_)
+            | SessionError::NoScreenshot
+            | SessionError::TextTooLong(_) => true,
+            SessionError::Device(DeviceError::InvalidInput(_)) => true,
+            SessionError::Device(_) | SessionError::Dump(_) | SessionError::Image(_) => false,
+        }
+    }
+}
+
+/// The longest text one `InputText` types.
+pub const MAX_TEXT_CHARS: usize = 10_000;
 
 /// A device with its runtime state, behind one lock.
 #[derive(Debug)]
@@ -121,19 +161,27 @@ struct State<D, C> {
     device: D,
     clock: C,
     config: SessionConfig,
-    latest: Option<Observation>,
+    versions: fastrand::Rng,
+    latest: Option<Arc<Observation>>,
+    /// How the last screenshot an agent got maps to the display, and the version then.
+    screenshot: Option<(ImageScale, Option<String>)>,
     /// The structural hash after the last scroll, to recognise the end of a list.
     last_scroll: Option<u64>,
 }
 
 impl<D: Device, C: Clock> Session<D, C> {
     pub fn new(device: D, clock: C, config: SessionConfig) -> Self {
+        let versions = config
+            .version_seed
+            .map_or_else(fastrand::Rng::new, fastrand::Rng::with_seed);
         Self {
             state: Mutex::new(State {
                 device,
                 clock,
                 config,
+                versions,
                 latest: None,
+                screenshot: None,
                 last_scroll: None,
             }),
         }
@@ -155,8 +203,46 @@ impl<D: Device, C: Clock> Session<D, C> {
     pub fn observe(&self) -> Result<Observation, SessionError> {
         let mut state = self.lock();
         let observation = state.observe()?;
-        state.latest = Some(observation.clone());
+        state.remember(&observation);
         Ok(observation)
+    }
+
+    /// The session's clock (clones share its time).
+    pub fn clock(&self) -> C
+    where
+        C: Clone,
+    {
+        self.lock().clock.clone()
+    }
+
+    /// The latest observation: the only one whose handles are accepted.
+    pub fn latest(&self) -> Option<Arc<Observation>> {
+        self.lock().latest.clone()
+    }
+
+    /// The version that was latest when the last screenshot was taken: what a pixel
+    /// action's coordinates refer to.
+    pub fn screenshot_version(&self) -> Option<String> {
+        self.lock().screenshot.as_ref().and_then(|(_, v)| v.clone())
+    }
+
+    /// A downsampled screenshot of the whole display; pixel actions use its coordinates
+    /// from now on.
+    pub fn screenshot(&self) -> Result<Screenshot, SessionError> {
+        let mut state = self.lock();
+        let png = state.device.screenshot_png()?;
+        let shot = observe::downsample(&png, None, state.config.fallback_longest_side)?;
+        let version = state.latest.as_ref().map(|o| o.version.clone());
+        state.screenshot = Some((shot.scale(), version));
+        Ok(shot)
+    }
+
+    /// A screenshot like [`Session::screenshot`] that leaves pixel actions on the agent's
+    /// last one: for recordings and viewers.
+    pub fn peek_screenshot(&self) -> Result<Screenshot, SessionError> {
+        let mut state = self.lock();
+        let png = state.device.screenshot_png()?;
+        observe::downsample(&png, None, state.config.fallback_longest_side)
     }
 
     /// Checks the action against the latest snapshot (a stale handle is refused without
@@ -191,7 +277,7 @@ impl<D: Device, C: Clock> Session<D, C> {
                 false
             }
         };
-        state.latest = Some(observation.clone());
+        state.remember(&observation);
         Ok(Outcome {
             acted_on,
             path,
@@ -204,7 +290,22 @@ impl<D: Device, C: Clock> Session<D, C> {
 
 impl<D: Device, C: Clock> State<D, C> {
     fn observe(&mut self) -> Result<Observation, SessionError> {
-        observe::observe(&mut self.device, &self.clock, &self.config)
+        let version = crate::prune::version_from(&mut self.versions);
+        observe::observe(&mut self.device, &self.clock, &self.config, version)
+    }
+
+    fn remember(&mut self, observation: &Observation) {
+        if let Some(shot) = &observation.fallback {
+            self.screenshot = Some((shot.scale(), Some(observation.version.clone())));
+        }
+        self.latest = Some(Arc::new(observation.clone()));
+    }
+
+    fn image_scale(&self) -> Result<ImageScale, SessionError> {
+        self.screenshot
+            .as_ref()
+            .map(|(scale, _)| *scale)
+            .ok_or(SessionError::NoScreenshot)
     }
 
     /// What the action targets and where it lands, from the latest snapshot only.
@@ -223,37 +324,46 @@ impl<D: Device, C: Clock> State<D, C> {
                 if !latest.tree.nodes[node.raw].has(Flags::SCROLLABLE) {
                     return Err(SessionError::NotScrollable(describe(node)));
                 }
-                let area = if node.visible.is_empty() {
-                    node.bounds
-                } else {
-                    node.visible
+                (
+                    describe(node),
+                    scroll_path(&node.shown(), *direction, self.config.scroll_start),
+                )
+            }
+            Action::SwipeAcross { target, direction } => {
+                let node = resolve(&latest()?.pruned, target)?;
+                // Content scrolled one way is a finger moving the other way.
+                let content = match direction {
+                    Direction::Up => Direction::Down,
+                    Direction::Down => Direction::Up,
+                    Direction::Left => Direction::Right,
+                    Direction::Right => Direction::Left,
                 };
                 (
                     describe(node),
-                    scroll_path(&area, *direction, self.config.scroll_start),
+                    scroll_path(&node.shown(), content, self.config.scroll_start),
                 )
             }
             Action::Swipe { from, to, .. } => ("a swipe".into(), vec![*from, *to]),
+            Action::SwipeImage { from, to, .. } => {
+                let scale = self.image_scale()?;
+                (
+                    "a swipe on the screenshot".into(),
+                    vec![scale.image_to_display(*from)?, scale.image_to_display(*to)?],
+                )
+            }
+            Action::InputText(text) if text.chars().count() > MAX_TEXT_CHARS => {
+                return Err(SessionError::TextTooLong(text.chars().count()));
+            }
             Action::InputText(text) => (
                 format!("text {:?} into the focused field", shorten(text)),
                 Vec::new(),
             ),
             Action::Key(key) => (format!("the {} key", key.name()), Vec::new()),
             Action::Launch(package) => (format!("the app {package}"), Vec::new()),
-            Action::TapImage(point) => {
-                let scale = latest()?
-                    .fallback
-                    .as_ref()
-                    .map(|f| ImageScale {
-                        display: f.display,
-                        image: f.image,
-                    })
-                    .ok_or(SessionError::NoScreenshot)?;
-                (
-                    "a point of the screenshot".into(),
-                    vec![scale.image_to_display(*point)?],
-                )
-            }
+            Action::TapImage(point) => (
+                "a point of the screenshot".into(),
+                vec![self.image_scale()?.image_to_display(*point)?],
+            ),
         })
     }
 
@@ -262,10 +372,12 @@ impl<D: Device, C: Clock> State<D, C> {
         match (action, path) {
             (Action::Tap(_) | Action::TapImage(_), [at]) => device.tap(*at)?,
             (Action::LongPress(_), [at]) => device.long_press(*at, Duration::from_millis(800))?,
-            (Action::Scroll { .. }, [from, to]) => {
+            (Action::Scroll { .. } | Action::SwipeAcross { .. }, [from, to]) => {
                 device.swipe(*from, *to, Duration::from_millis(300))?
             }
-            (Action::Swipe { duration, .. }, [from, to]) => device.swipe(*from, *to, *duration)?,
+            (Action::Swipe { duration, .. } | Action::SwipeImage { duration, .. }, [from, to]) => {
+                device.swipe(*from, *to, *duration)?
+            }
             (Action::InputText(text), _) => device.input_text(text)?,
             (Action::Key(key), _) => device.key(*key)?,
             (Action::Launch(package), _) => device.launch(package)?,

@@ -12,13 +12,14 @@ use crate::geometry::{ImageScale, downsampled};
 use crate::handle::Handle;
 use crate::model::{Size, Tree};
 use crate::parse::parse_str;
-use crate::prune::{Pruned, PrunedNode, prune};
+use crate::prune::{Pruned, PrunedNode, prune_with_version};
 use crate::render;
 use crate::stability::Clock;
 
-/// A screenshot that stands in for an empty tree.
+/// A downsampled screenshot with the exact mapping of its pixels to the display's: the
+/// stand-in for an empty tree, and what the `screenshot` tool returns.
 #[derive(Clone, Debug, Serialize)]
-pub struct Fallback {
+pub struct Screenshot {
     /// PNG bytes, `image` sized.
     #[serde(skip)]
     pub png: Vec<u8>,
@@ -28,13 +29,23 @@ pub struct Fallback {
     pub rule: String,
 }
 
+impl Screenshot {
+    /// How this image's pixels map to the display's.
+    pub fn scale(&self) -> ImageScale {
+        ImageScale {
+            display: self.display,
+            image: self.image,
+        }
+    }
+}
+
 /// What the screen showed at one moment.
 #[derive(Clone, Debug, Serialize)]
 pub struct Observation {
     pub version: String,
     /// The pruned tree as the agent reads it.
     pub text: String,
-    pub fallback: Option<Fallback>,
+    pub fallback: Option<Screenshot>,
     /// When the dump was taken, on the session's clock.
     #[serde(rename = "dumped_at_ms", serialize_with = "millis")]
     pub dumped_at: Duration,
@@ -91,13 +102,14 @@ pub(super) fn observe<D: Device, C: Clock>(
     device: &mut D,
     clock: &C,
     config: &SessionConfig,
+    version: String,
 ) -> Result<Observation, SessionError> {
     let mut attempt = 0;
     loop {
         let dumped_at = clock.now();
         let raw = device.dump()?;
         let tree = parse_str(&raw)?;
-        let pruned = prune(&tree, &config.rules);
+        let pruned = prune_with_version(&tree, &config.rules, version.clone());
         let mut observation = Observation {
             version: pruned.version.clone(),
             text: render::yaml(&pruned),
@@ -119,9 +131,9 @@ pub(super) fn observe<D: Device, C: Clock>(
         if structure_hash(&after) == structure_hash(&observation.tree)
             || attempt == SAME_MOMENT_TRIES
         {
-            observation.fallback = Some(fallback(
+            observation.fallback = Some(downsample(
                 &png,
-                observation.tree.display,
+                Some(observation.tree.display),
                 config.fallback_longest_side,
             )?);
             return Ok(observation);
@@ -129,9 +141,19 @@ pub(super) fn observe<D: Device, C: Clock>(
     }
 }
 
-fn fallback(png: &[u8], display: Size, longest_side: u32) -> Result<Fallback, SessionError> {
+/// The screenshot `png` at most `longest_side` pixels long, for a display of `display`
+/// (the PNG's own size when `None`).
+pub(super) fn downsample(
+    png: &[u8],
+    display: Option<Size>,
+    longest_side: u32,
+) -> Result<Screenshot, SessionError> {
     let image = image::load_from_memory_with_format(png, image::ImageFormat::Png)
         .map_err(|e| SessionError::Image(e.to_string()))?;
+    let display = display.unwrap_or(Size {
+        width: i32::try_from(image.width()).unwrap_or(i32::MAX),
+        height: i32::try_from(image.height()).unwrap_or(i32::MAX),
+    });
     let size = downsampled(display, longest_side);
     let resized = image.resize_exact(
         size.width.max(1) as u32,
@@ -150,7 +172,7 @@ fn fallback(png: &[u8], display: Size, longest_side: u32) -> Result<Fallback, Se
         image: size,
     }
     .rule();
-    Ok(Fallback {
+    Ok(Screenshot {
         png: bytes,
         display,
         image: size,

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use super::*;
 use crate::device::sim::Sim;
+use crate::model::Size;
 use crate::stability::VirtualClock;
 
 fn session() -> (Session<Sim<VirtualClock>, VirtualClock>, VirtualClock) {
@@ -305,10 +306,8 @@ fn bad_text_and_off_display_swipes_are_refused_with_reasons() {
     let err = session
         .act(&Action::InputText("x".repeat(1_000_000)))
         .unwrap_err();
-    assert!(
-        matches!(err, SessionError::Device(DeviceError::InvalidInput(_))),
-        "{err}"
-    );
+    assert!(matches!(err, SessionError::TextTooLong(1_000_000)), "{err}");
+    assert!(err.is_refusal());
     let swipe = Action::Swipe {
         from: Point::new(10, 10),
         to: Point::new(5000, 10),
@@ -319,4 +318,69 @@ fn bad_text_and_off_display_swipes_are_refused_with_reasons() {
         SessionError::Device(DeviceError::InvalidInput(_))
     ));
     assert!(session.observe().is_ok(), "still usable");
+}
+
+#[test]
+fn screenshot_pixels_scale_to_the_display_and_need_a_screenshot_first() {
+    let (session, _) = session();
+    session.observe().unwrap();
+    let tap = Action::TapImage(Point::new(100, 100));
+    assert!(matches!(
+        session.act(&tap).unwrap_err(),
+        SessionError::NoScreenshot
+    ));
+    let shot = session.screenshot().unwrap();
+    assert_eq!(
+        shot.display,
+        Size {
+            width: 1080,
+            height: 2400
+        }
+    );
+    assert_eq!(shot.image.height, 1024);
+    assert_eq!(
+        session.screenshot_version(),
+        session.latest().map(|o| o.version.clone())
+    );
+    let outcome = session.act(&tap).unwrap();
+    let expected = shot.scale().image_to_display(Point::new(100, 100)).unwrap();
+    assert_eq!(outcome.path, vec![expected]);
+    assert!(expected.y > 200, "scaled up from the image: {expected}");
+}
+
+#[test]
+fn swiping_across_a_node_moves_the_finger_that_way() {
+    let (session, _) = session();
+    let home = session.observe().unwrap();
+    let target = handle_of(&home, "TapTube");
+    let outcome = session
+        .act(&Action::SwipeAcross {
+            target,
+            direction: Direction::Left,
+        })
+        .unwrap();
+    let [from, to] = outcome.path[..] else {
+        panic!("a two-point path: {:?}", outcome.path)
+    };
+    assert!(from.x > to.x, "the finger moves left: {from} -> {to}");
+    assert_eq!(from.y, to.y);
+}
+
+#[test]
+fn seeded_versions_repeat() {
+    let config = SessionConfig {
+        version_seed: Some(7),
+        ..SessionConfig::default()
+    };
+    let versions = || {
+        let clock = VirtualClock::default();
+        let session = Session::new(Sim::new(clock.clone(), 1), clock, config.clone());
+        [
+            session.observe().unwrap().version,
+            session.observe().unwrap().version,
+        ]
+    };
+    let first = versions();
+    assert_eq!(first, versions());
+    assert_ne!(first[0], first[1]);
 }

@@ -1,0 +1,63 @@
+//! The recording format: a folder with `session.jsonl` (a header line, then one JSON line
+//! per tool call) and `screens/` (each raw dump, pruned text and screenshot once, named
+//! by content hash). `docs/recording-format.md` describes it for users.
+//!
+//! Steps are appended and flushed one line at a time, so a crash loses at most the step in
+//! flight; [`read`] keeps every step before a cut-short last line and says what it skipped.
+//!
+//! ```
+//! use tapscope_core::recording::{self, Actor, Header, RecordingWriter, ScreenFiles, Step};
+//!
+//! let dir = tempfile::tempdir().unwrap();
+//! let folder = dir.path().join("rec");
+//! let mut writer =
+//!     RecordingWriter::create(&folder, &Header::new("sim", "0.1.0", "o200k", 1_700_000_000_000))
+//!         .unwrap();
+//! let before = writer
+//!     .store_screen(&ScreenFiles {
+//!         version: "a1",
+//!         dump: "<hierarchy/>",
+//!         pruned: "- i: 1 \"Send\" click\n",
+//!         screenshot: None,
+//!         raw_tokens: 120,
+//!         pruned_tokens: 9,
+//!     })
+//!     .unwrap();
+//! let step = Step {
+//!     actor: Actor::Agent,
+//!     tool: "tap".into(),
+//!     arguments: serde_json::json!({ "handle": "a1_1" }),
+//!     handle: Some("a1_1".into()),
+//!     path: vec![[930, 2290]],
+//!     before: Some(before),
+//!     ..Step::default()
+//! };
+//! assert_eq!(writer.append(&step).unwrap(), 1);
+//!
+//! let recording = recording::read(&folder).unwrap();
+//! assert_eq!(recording.header.device, "sim");
+//! assert_eq!(recording.steps[0].tool, "tap");
+//! assert!(recording.problems.is_empty());
+//! let pruned = recording.steps[0].before.as_ref().unwrap().pruned.as_str();
+//! assert!(recording.load_text(pruned).unwrap().contains("Send"));
+//! ```
+
+mod error;
+mod reader;
+mod types;
+mod writer;
+
+pub use error::RecordingError;
+pub use reader::{Problem, ProblemKind, Recording, read};
+pub use types::{Actor, Header, ScreenRef, Step, StepOutcome};
+pub use writer::{RecordingWriter, ScreenFiles};
+
+/// The `format` every recording header names.
+pub const FORMAT: &str = "tapscope-recording";
+/// The format version this tapscope writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The log's name inside a recording folder.
+pub const SESSION_FILE: &str = "session.jsonl";
+/// The screens folder's name inside a recording folder.
+pub const SCREENS_DIR: &str = "screens";

@@ -1,0 +1,152 @@
+//! The records of `session.jsonl`: the header line, one step per line, and the screens a
+//! step refers to.
+
+use serde::{Deserialize, Serialize};
+
+use super::{FORMAT, FORMAT_VERSION};
+
+/// The first line of `session.jsonl`: what the file is and what wrote it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Header {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// The format version, [`FORMAT_VERSION`] for recordings this tapscope writes.
+    pub version: u32,
+    /// When the recording started, in milliseconds since the Unix epoch.
+    pub started_at_ms: u64,
+    /// The device recorded, e.g. `sim` or an ADB serial.
+    pub device: String,
+    /// The version of the tapscope that wrote the recording.
+    pub tapscope: String,
+    /// The token encoding the counts were made with, e.g. `o200k`.
+    pub encoding: String,
+}
+
+impl Header {
+    /// A header of the current format and version.
+    pub fn new(
+        device: impl Into<String>,
+        tapscope_version: impl Into<String>,
+        encoding: impl Into<String>,
+        started_at_ms: u64,
+    ) -> Self {
+        Self {
+            format: FORMAT.to_owned(),
+            version: FORMAT_VERSION,
+            started_at_ms,
+            device: device.into(),
+            tapscope: tapscope_version.into(),
+            encoding: encoding.into(),
+        }
+    }
+}
+
+/// Who made a call: the agent through the tools, or a person at the workbench.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Actor {
+    #[default]
+    Agent,
+    Person,
+}
+
+/// How a call ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StepOutcome {
+    /// The call did what it was asked.
+    #[default]
+    Ok,
+    /// The runtime refused without touching the device (a stale handle, a bad argument).
+    Refused,
+    /// The device or the runtime failed.
+    Error,
+}
+
+/// One screen as stored in `screens/`: paths relative to the recording folder.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScreenRef {
+    /// The snapshot version the screen was given, the `{version}` of its handles.
+    pub version: String,
+    /// `screens/<hash>.xml`: the raw dump.
+    pub dump: String,
+    /// `screens/<hash>.yaml`: the pruned text the agent read.
+    pub pruned: String,
+    /// `screens/<hash>.png`: the screenshot, when one was taken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub screenshot: Option<String>,
+    /// Tokens of the raw dump.
+    pub raw_tokens: u32,
+    /// Tokens of the pruned text.
+    pub pruned_tokens: u32,
+}
+
+/// One tool call: what was asked, what it touched, how it ended, the screens around it.
+///
+/// Fields that are empty (`None`, `false`, no path) are left out of the line and read back
+/// as empty.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Step {
+    /// 1-based; assigned by [`super::RecordingWriter::append`], whatever the caller set.
+    pub step: u64,
+    /// When the call came in, in milliseconds since the recording started.
+    pub at_ms: u64,
+    /// From the call coming in to its result going out, in milliseconds.
+    pub duration_ms: u64,
+    pub actor: Actor,
+    /// The MCP tool name, e.g. `tap`.
+    pub tool: String,
+    /// The call's arguments as the tool received them.
+    #[serde(default)]
+    pub arguments: serde_json::Value,
+    /// The handle (`{version}_{i}`) the call named, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handle: Option<String>,
+    /// The version part of that handle, or of the screenshot a pixel action used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version_used: Option<String>,
+    /// The latest version the runtime held when the call came in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version_before: Option<String>,
+    /// The version the call produced.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version_after: Option<String>,
+    pub outcome: StepOutcome,
+    /// The result text besides the tree: the acted-on line, the settle line, or the error.
+    #[serde(default)]
+    pub message: String,
+    /// The acted-on line: the node the call touched, as the agent read it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acted_on: Option<String>,
+    /// The display pixels tapped or swiped through, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub path: Vec<[i32; 2]>,
+    /// The settle report as JSON. A JSON `null` here reads back as `Some(Value::Null)`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present_value"
+    )]
+    pub settle: Option<serde_json::Value>,
+    /// A scroll that found the end of its list.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub bottomed_out: bool,
+    /// The screen the call acted on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<ScreenRef>,
+    /// The screen the call left.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<ScreenRef>,
+}
+
+/// A field that is present is `Some`, even when it holds `null`; a missing one is `None`
+/// (by `#[serde(default)]`), so `Some(Value::Null)` survives a round trip.
+fn present_value<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<serde_json::Value>, D::Error> {
+    serde_json::Value::deserialize(deserializer).map(Some)
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
+}
