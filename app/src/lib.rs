@@ -3,5 +3,8 @@
 //! The `tapscope` binary is a thin `main` over [`cli::run`].
 
 pub mod cli;
+pub mod demo;
 pub mod gui;
+pub mod journal;
 pub mod mcp;
+pub mod phone;

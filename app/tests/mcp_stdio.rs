@@ -1,121 +1,126 @@
-//! End to end: an rmcp client starts `tapscope serve --stdio` and drives the sim through it.
+//! End to end: an rmcp client starts `tapscope serve --device sim --stdio --record DIR` and
+//! drives the sim through it: observe, tap, the stale refusal, the fallback screenshot,
+//! a pixel tap on it; then the recording is read back whole.
 
+mod common;
+
+use common::{STALE, ask, handle_of, ok, refused, temp_dir, text, version_of};
 use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
-
-const STALE: &str = "Token version mismatch, viewport updated. Call screen_operation_accessibility to fetch the latest tree.";
-
-fn text(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn call(name: &'static str, args: serde_json::Value) -> CallToolRequestParams {
-    let params = CallToolRequestParams::new(name);
-    match args {
-        serde_json::Value::Object(map) => params.with_arguments(map),
-        _ => params,
-    }
-}
-
-/// The version at the top of a tree, and the `i` on the line that mentions `label`.
-fn handle_of(tree: &str, label: &str) -> String {
-    let version = tree
-        .lines()
-        .find_map(|l| l.strip_prefix("version: "))
-        .expect("a version line")
-        .trim_matches('"');
-    let line = tree
-        .lines()
-        .find(|l| l.contains(&format!("\"{label}\"")))
-        .unwrap_or_else(|| panic!("no {label:?} in:\n{tree}"));
-    let i = line
-        .split("i: ")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .expect("an i on the line");
-    format!("{version}_{i}")
-}
+use serde_json::json;
+use tapscope_core::recording::{self, StepOutcome};
 
 #[tokio::test(flavor = "multi_thread")]
-async fn serve_stdio_observe_tap_stale_and_skill() {
+async fn serve_stdio_observe_tap_stale_fallback_and_record() {
+    let record = temp_dir("stdio-record");
     let transport = TokioChildProcess::new(
         tokio::process::Command::new(env!("CARGO_BIN_EXE_tapscope")).configure(|cmd| {
-            cmd.args(["serve", "--stdio", "--seed", "1"]);
+            cmd.args(["serve", "--device", "sim", "--stdio", "--record"])
+                .arg(&record);
         }),
     )
     .expect("the server starts");
     let client = ().serve(transport).await.expect("the client initializes");
     let info = client.peer_info().expect("the server introduced itself");
-    let server = info.server_info.as_ref().expect("server info");
-    assert_eq!(server.name, "tapscope");
+    assert_eq!(
+        info.server_info.as_ref().expect("server info").name,
+        "tapscope"
+    );
     assert!(
         info.instructions
             .as_deref()
             .is_some_and(|i| i.contains("load_skill"))
     );
+    assert_eq!(
+        client.list_all_tools().await.expect("tools listed").len(),
+        12
+    );
 
-    let tools = client.list_all_tools().await.expect("tools listed");
-    for name in [
-        "screen_operation_accessibility",
-        "tap",
-        "long_press",
-        "press_key",
-        "load_skill",
-    ] {
-        let tool = tools.iter().find(|t| t.name == name);
-        let described = tool.and_then(|t| t.description.as_deref()).unwrap_or("");
-        assert!(described.len() > 40, "{name} missing or undescribed");
-    }
+    let skill = ok(&client, "load_skill", json!({})).await;
+    assert_eq!(skill, tapscope::mcp::PHONE_USE_SKILL);
 
-    let observed = client
-        .call_tool(call(
-            "screen_operation_accessibility",
-            serde_json::json!({}),
-        ))
-        .await
-        .expect("observe");
-    assert_ne!(observed.is_error, Some(true));
-    let tree = text(&observed);
-    let handle = handle_of(&tree, "TapTube");
+    let home = ok(&client, "screen_operation_accessibility", json!({})).await;
+    let handle = handle_of(&home, "TapTube");
+    let after = ok(&client, "tap", json!({ "target": handle })).await;
+    assert!(after.contains("acted on: \"TapTube\""), "{after}");
+    assert!(after.contains("\"settled\":true"), "{after}");
+    assert!(
+        after.contains("Search videos"),
+        "the feed's tree in the same result:\n{after}"
+    );
+    assert_ne!(version_of(&after), version_of(&home));
 
-    let tapped = client
-        .call_tool(call("tap", serde_json::json!({ "target": handle })))
-        .await
-        .expect("tap");
-    assert_ne!(tapped.is_error, Some(true), "{}", text(&tapped));
-    let after = text(&tapped);
-    assert!(after.contains("acted on: "), "{after}");
-    assert!(after.contains("\"settled\""), "{after}");
-    let new_version = after
-        .lines()
-        .find_map(|l| l.strip_prefix("version: "))
-        .expect("the post-action tree in the same result");
-    assert!(!handle.starts_with(new_version.trim_matches('"')));
+    let stale = refused(&client, "tap", json!({ "target": handle })).await;
+    assert_eq!(stale, STALE);
 
-    let stale = client
-        .call_tool(call("tap", serde_json::json!({ "target": handle })))
-        .await
-        .expect("stale tap answered");
-    assert_eq!(stale.is_error, Some(true));
-    assert_eq!(text(&stale), STALE);
-
-    let bad_key = client
-        .call_tool(call("press_key", serde_json::json!({ "key": "jump" })))
-        .await
-        .expect("bad key answered");
-    assert_eq!(bad_key.is_error, Some(true));
-
-    let skill = client
-        .call_tool(call("load_skill", serde_json::json!({})))
-        .await
-        .expect("skill");
-    assert_eq!(text(&skill), tapscope::mcp::PHONE_USE_SKILL);
-
+    ok(&client, "press_key", json!({ "key": "home" })).await;
+    let game = ask(
+        &client,
+        "launch_app",
+        json!({ "package": "tv.tapscope.blocks" }),
+    )
+    .await;
+    assert!(
+        text(&game).contains("fallback: screenshot"),
+        "{}",
+        text(&game)
+    );
+    assert!(game.content.iter().any(|c| c.as_image().is_some()));
+    ok(
+        &client,
+        "screen_operation_shell",
+        json!({ "command": "input tap 230 896" }),
+    )
+    .await;
     client.cancel().await.expect("the client closes");
+
+    let recorded = recording::read(&record).expect("the recording reads back");
+    assert!(recorded.problems.is_empty(), "{:?}", recorded.problems);
+    assert_eq!(recorded.header.device, "sim");
+    let tools: Vec<&str> = recorded.steps.iter().map(|s| s.tool.as_str()).collect();
+    assert_eq!(
+        tools,
+        [
+            "load_skill",
+            "screen_operation_accessibility",
+            "tap",
+            "tap",
+            "press_key",
+            "launch_app",
+            "screen_operation_shell"
+        ]
+    );
+    let (tap, stale, pixel) = (&recorded.steps[2], &recorded.steps[3], &recorded.steps[6]);
+    assert_eq!(tap.outcome, StepOutcome::Ok);
+    assert_eq!(tap.handle.as_deref(), Some(handle.as_str()));
+    assert_eq!(
+        tap.version_after.as_deref(),
+        Some(version_of(&after).as_str())
+    );
+    assert!(tap.settle.is_some() && tap.path.len() == 1);
+    assert_eq!(stale.outcome, StepOutcome::Refused);
+    assert_eq!(stale.message, STALE);
+    assert_ne!(stale.version_used, stale.version_before);
+    assert_eq!(
+        pixel.version_used, recorded.steps[5].version_after,
+        "the screenshot's version"
+    );
+    let [[x, y]] = pixel.path[..] else {
+        panic!("one point: {:?}", pixel.path)
+    };
+    assert!(
+        (x - 540).abs() <= 3 && (y - 2100).abs() <= 3,
+        "scaled to the display: {x},{y}"
+    );
+    for step in recorded.steps.iter().filter_map(|s| s.after.as_ref()) {
+        let tree = recorded
+            .load_text(&step.pruned)
+            .expect("pruned text stored");
+        assert!(tree.contains(&step.version));
+        recorded.load_text(&step.dump).expect("dump stored");
+        recorded
+            .load_bytes(step.screenshot.as_deref().expect("a screenshot"))
+            .expect("png stored");
+    }
+    let _ = std::fs::remove_dir_all(&record);
 }

@@ -35,8 +35,15 @@ enum Command {
     Devices(devices::DevicesArgs),
     /// Read a device's screen as an agent does, after optional steps (act, settle, observe).
     Observe(observe::ObserveArgs),
-    /// Serve the simulated phone to an MCP client (an LLM agent) over stdio.
+    /// Serve a phone (the sim, or one over ADB) to MCP clients (LLM agents) over streamable
+    /// HTTP or stdio, optionally recording every call.
     Serve(serve::ServeArgs),
+    /// Record the demo: a scripted agent drives the sim over MCP through a realistic task.
+    RecordDemo {
+        /// Where to write it; a recording already there is replaced.
+        #[arg(default_value = crate::demo::DEMO_DIR)]
+        dir: PathBuf,
+    },
 }
 
 /// How a command that ran to the end came out.
@@ -71,5 +78,16 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         Some(Command::Devices(args)) => devices::run(&args),
         Some(Command::Observe(args)) => observe::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),
+        Some(Command::RecordDemo { dir }) => {
+            let summary = crate::demo::record(&dir)?;
+            println!(
+                "recorded {} steps ({} refused, {} fallback screenshots) to {}",
+                summary.steps,
+                summary.refusals,
+                summary.fallbacks,
+                dir.display()
+            );
+            Ok(Outcome::Ok)
+        }
     }
 }

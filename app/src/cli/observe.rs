@@ -4,22 +4,17 @@
 use anyhow::{Context, bail};
 use clap::Args;
 use tapscope_core::device::Key;
-use tapscope_core::device::adb::AdbDevice;
-use tapscope_core::device::sim::Sim;
 use tapscope_core::model::Flags;
-use tapscope_core::session::{Action, Direction, Observation, Session, SessionConfig};
-use tapscope_core::stability::RealClock;
+use tapscope_core::session::{Action, Direction, Observation, Session};
 
 use super::Outcome;
+use crate::mcp::{ServedClock, ServedDevice};
+use crate::phone::{DeviceArgs, WithSession};
 
 #[derive(Debug, Args)]
 pub struct ObserveArgs {
-    /// `sim` (the built-in simulated phone) or an ADB serial.
-    #[arg(long, default_value = "sim")]
-    device: String,
-    /// Seed of the simulated phone.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    #[command(flatten)]
+    device: DeviceArgs,
     /// Steps, in order: `tap:TEXT` (the first actionable node whose text contains TEXT),
     /// `key:NAME` (back, home, enter, …), `scroll:down|up|left|right` (the first list),
     /// `text:WORDS` (typed into the focused field).
@@ -33,19 +28,17 @@ pub fn run(args: &ObserveArgs) -> anyhow::Result<Outcome> {
         .iter()
         .map(|s| Step::parse(s))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    if args.device == "sim" {
-        let clock = RealClock::new();
-        drive(
-            &Session::new(Sim::new(clock, args.seed), clock, SessionConfig::default()),
-            &steps,
-        )
-    } else {
-        let device = AdbDevice::connect(Some(&args.device))?;
-        let clock = device.clock();
-        drive(
-            &Session::new(device, clock, SessionConfig::default()),
-            &steps,
-        )
+    args.device.open(Drive(&steps))?
+}
+
+/// Runs the steps on whichever device was opened.
+struct Drive<'a>(&'a [Step]);
+
+impl WithSession for Drive<'_> {
+    type Output = anyhow::Result<Outcome>;
+
+    fn run<D: ServedDevice, C: ServedClock>(self, session: Session<D, C>) -> Self::Output {
+        drive(&session, self.0)
     }
 }
 

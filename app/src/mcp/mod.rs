@@ -1,220 +1,225 @@
 //! The MCP server: the session runtime's observe and act calls as MCP tools, with the
-//! phone-use manual behind `load_skill`. The transport is the caller's choice.
+//! phone-use manual behind `load_skill`, each call written to the journal when recording.
+//! The transport is the caller's choice.
+
+pub mod http;
+mod reply;
+pub mod shell;
+mod tools;
 
 use std::fmt::Debug;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
-use base64::Engine;
-use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
-use rmcp::{ErrorData, ServerHandler, schemars, tool, tool_handler, tool_router};
-use tapscope_core::device::{Device, Key};
-use tapscope_core::handle::Handle;
-use tapscope_core::session::{Action, Observation, Outcome, Session, SessionError};
+use rmcp::{ErrorData, ServerHandler, tool_handler};
+use tapscope_core::device::Device;
+use tapscope_core::handle::HandleError;
+use tapscope_core::recording::Actor;
+use tapscope_core::session::{Action, Session, SessionError};
 use tapscope_core::stability::Clock;
+
+pub use reply::{Failure, Reply, result_text};
+pub use tools::{
+    KeyArgs, LaunchArgs, PackagesArgs, ScrollArgs, ShellArgs, SwipeArgs, TargetArgs, TextArgs,
+    Towards,
+};
+
+use crate::journal::{Call, Journal};
 
 /// The operating manual `load_skill` returns.
 pub const PHONE_USE_SKILL: &str = include_str!("../../../assets/skills/phone-use.md");
 
 const INSTRUCTIONS: &str = "tapscope drives an Android phone through its accessibility tree. \
 Before your first action, call load_skill once and follow the manual it returns. In short: \
-observe with screen_operation_accessibility, act with tap / long_press / press_key on the \
-`{version}_{i}` handles it prints; every action returns the new tree.";
+observe with screen_operation_accessibility, act with tap / long_press / scroll / swipe / \
+input_text / press_key on the `{version}_{i}` handles it prints; every action returns the \
+new tree. screenshot and screen_operation_shell are for screens the tree cannot describe.";
 
-/// Arguments of the tools that act on one node.
-#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
-pub struct TargetArgs {
-    /// The node's handle, `{version}_{i}`: the version printed at the top of the latest
-    /// tree, an underscore and the node's `i`, like `3f9a0c2b71de_12`. Only handles from
-    /// the latest tree work.
-    pub target: String,
-}
+/// A device the server can drive from its worker threads.
+pub trait ServedDevice: Device + Debug + Send + 'static {}
+impl<T: Device + Debug + Send + 'static> ServedDevice for T {}
 
-/// Arguments of `press_key`.
-#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
-pub struct KeyArgs {
-    /// One of: back, home, recents, enter, delete, tab, search, volume_up, volume_down,
-    /// power.
-    pub key: String,
-}
+/// A clock the server can read from its worker threads.
+pub trait ServedClock: Clock + Clone + Debug + Send + Sync + 'static {}
+impl<T: Clock + Clone + Debug + Send + Sync + 'static> ServedClock for T {}
 
-/// An MCP server over one device's session.
-#[derive(Debug, Clone)]
+/// An MCP server over one device's session; clones (one per MCP client) share it.
+#[derive(Debug)]
 pub struct PhoneServer<D, C> {
     session: Arc<Session<D, C>>,
-    tool_router: ToolRouter<Self>,
+    clock: C,
+    /// The recording, when there is one; `None` inside once writing it failed. Held
+    /// across each call so steps are written in the order they reached the device.
+    journal: Arc<Mutex<Option<Journal>>>,
+    tool_router: rmcp::handler::server::router::tool::ToolRouter<Self>,
 }
 
-#[tool_router]
-impl<D, C> PhoneServer<D, C>
-where
-    D: Device + Debug + Send + 'static,
-    C: Clock + Debug + Send + 'static,
-{
+impl<D, C: Clone> Clone for PhoneServer<D, C> {
+    fn clone(&self) -> Self {
+        Self {
+            session: Arc::clone(&self.session),
+            clock: self.clock.clone(),
+            journal: Arc::clone(&self.journal),
+            tool_router: self.tool_router.clone(),
+        }
+    }
+}
+
+/// One tool call as the journal sees it, before it runs.
+#[derive(Debug)]
+struct Request {
+    tool: &'static str,
+    arguments: serde_json::Value,
+    handle: Option<String>,
+    /// Its coordinates are the last screenshot's.
+    on_screenshot: bool,
+}
+
+impl Request {
+    fn new(tool: &'static str, arguments: &impl serde::Serialize) -> Self {
+        Self {
+            tool,
+            arguments: match serde_json::to_value(arguments) {
+                Ok(serde_json::Value::Object(map)) => serde_json::Value::Object(map),
+                _ => serde_json::json!({}),
+            },
+            handle: None,
+            on_screenshot: false,
+        }
+    }
+
+    fn with_handle(mut self, handle: &str) -> Self {
+        self.handle = Some(handle.to_owned());
+        self
+    }
+
+    fn on_screenshot(mut self) -> Self {
+        self.on_screenshot = true;
+        self
+    }
+}
+
+impl From<HandleError> for Failure {
+    fn from(error: HandleError) -> Self {
+        SessionError::from(error).into()
+    }
+}
+
+impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
     pub fn new(session: Session<D, C>) -> Self {
         Self {
+            clock: session.clock(),
             session: Arc::new(session),
+            journal: Arc::new(Mutex::new(None)),
             tool_router: Self::tool_router(),
         }
     }
 
-    #[tool(
-        description = "Read the phone's screen: returns the tree's version and the pruned \
-        accessibility tree, one node a line. Nodes you can act on carry an `i`; their handle \
-        is `{version}_{i}`. Call it first, and again whenever a tool says the viewport was \
-        updated. When the tree is empty (a self-drawn screen), a screenshot image comes \
-        with it."
-    )]
-    async fn screen_operation_accessibility(&self) -> Result<CallToolResult, ErrorData> {
-        Ok(match self.blocking(|s| s.observe()).await? {
-            Ok(observation) => CallToolResult::success(observation_blocks(&observation)),
-            Err(e) => refusal(&e),
+    /// Records every call from now on into `journal`.
+    pub fn with_journal(self, journal: Journal) -> Self {
+        *self.journal.lock().unwrap_or_else(PoisonError::into_inner) = Some(journal);
+        self
+    }
+
+    /// The session every clone of this server drives.
+    pub fn session(&self) -> &Arc<Session<D, C>> {
+        &self.session
+    }
+
+    /// Acts, unless the arguments were already refused.
+    async fn act(
+        &self,
+        request: Request,
+        action: Result<Action, impl Into<Failure>>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let action = action.map_err(Into::into);
+        self.run(request, move |session| {
+            Ok(Reply::Acted(session.act(&action?)?))
         })
+        .await
     }
 
-    #[tool(
-        description = "Tap the node whose handle is `target` ({version}_{i} from the latest \
-        tree). Waits for the screen to settle and returns what was tapped, where, the settle \
-        report and the new tree with its new version: use handles from that tree next. A \
-        handle from an older tree is refused without touching the phone."
-    )]
-    async fn tap(
+    /// Runs a call on a worker thread (device calls block), journals it, and turns it into
+    /// the tool's result: refusals and failures are tool errors (isError) with the message.
+    async fn run(
         &self,
-        Parameters(args): Parameters<TargetArgs>,
+        request: Request,
+        call: impl FnOnce(&Session<D, C>) -> Result<Reply, Failure> + Send + 'static,
     ) -> Result<CallToolResult, ErrorData> {
-        self.act_on(&args.target, Action::Tap).await
-    }
-
-    #[tool(
-        description = "Long-press the node whose handle is `target` ({version}_{i} from the \
-        latest tree), e.g. for a context menu. Returns like tap: what was pressed, the settle \
-        report and the new tree with its new version."
-    )]
-    async fn long_press(
-        &self,
-        Parameters(args): Parameters<TargetArgs>,
-    ) -> Result<CallToolResult, ErrorData> {
-        self.act_on(&args.target, Action::LongPress).await
-    }
-
-    #[tool(
-        description = "Press a system key: back, home, recents, enter, delete, tab, search, \
-        volume_up, volume_down or power. Needs no handle. Returns the settle report and the \
-        new tree with its new version."
-    )]
-    async fn press_key(
-        &self,
-        Parameters(args): Parameters<KeyArgs>,
-    ) -> Result<CallToolResult, ErrorData> {
-        match args.key.parse::<Key>() {
-            Ok(key) => self.act(Action::Key(key)).await,
-            Err(e) => Ok(CallToolResult::error(vec![ContentBlock::text(
-                e.to_string(),
-            )])),
-        }
-    }
-
-    #[tool(
-        description = "Load the phone-use operating manual: observing, handles and when they \
-        go stale, scrolling and the end of a list, the screenshot fallback, keys, and how to \
-        recover from each error. Read it once before acting."
-    )]
-    async fn load_skill(&self) -> String {
-        PHONE_USE_SKILL.to_owned()
-    }
-}
-
-impl<D, C> PhoneServer<D, C>
-where
-    D: Device + Debug + Send + 'static,
-    C: Clock + Debug + Send + 'static,
-{
-    /// Runs a session call off the async runtime: device calls block (settling sleeps).
-    async fn blocking<R: Send + 'static>(
-        &self,
-        call: impl FnOnce(&Session<D, C>) -> Result<R, SessionError> + Send + 'static,
-    ) -> Result<Result<R, SessionError>, ErrorData> {
-        let session = Arc::clone(&self.session);
-        tokio::task::spawn_blocking(move || call(&session))
+        let server = self.clone();
+        tokio::task::spawn_blocking(move || server.run_blocking(request, call))
             .await
-            .map_err(|e| ErrorData::internal_error(format!("the device call failed: {e}"), None))
+            .map_err(|e| ErrorData::internal_error(format!("the tool call failed: {e}"), None))
     }
 
-    async fn act_on(
+    fn run_blocking(
         &self,
-        target: &str,
-        action: fn(Handle) -> Action,
-    ) -> Result<CallToolResult, ErrorData> {
-        match target.parse::<Handle>() {
-            Ok(handle) => self.act(action(handle)).await,
-            Err(e) => Ok(refusal(&SessionError::from(e))),
+        request: Request,
+        call: impl FnOnce(&Session<D, C>) -> Result<Reply, Failure>,
+    ) -> CallToolResult {
+        let mut journal = self.journal.lock().unwrap_or_else(PoisonError::into_inner);
+        let recording = journal.is_some();
+        let before = recording.then(|| self.session.latest()).flatten();
+        let version_used = match (&request.handle, request.on_screenshot) {
+            (Some(handle), _) => handle.split_once('_').map(|(v, _)| v.to_owned()),
+            (None, true) if recording => self.session.screenshot_version(),
+            _ => None,
+        };
+        let at = self.clock.now();
+        let result = call(&self.session);
+        let duration = self.clock.now().saturating_sub(at);
+        let mut tool_result = match &result {
+            Ok(reply) => CallToolResult::success(reply.blocks()),
+            Err(failure) => CallToolResult::error(vec![ContentBlock::text(failure.message())]),
+        };
+        let Some(writer) = journal.as_mut() else {
+            return tool_result;
+        };
+        let (done, message) = match &result {
+            Ok(reply) => (reply.done(), reply.message()),
+            Err(failure) => (failure.done(), failure.message().to_owned()),
+        };
+        let screenshot = match &result {
+            // A recording without this screenshot is still whole: its dump is there.
+            Ok(Reply::Observed(_) | Reply::Acted(_)) => {
+                self.session.peek_screenshot().ok().map(|shot| shot.png)
+            }
+            _ => None,
+        };
+        let call = Call {
+            actor: Actor::Agent,
+            tool: request.tool.to_owned(),
+            arguments: request.arguments,
+            handle: request.handle,
+            version_used,
+            at,
+            duration,
+        };
+        if let Err(e) = writer.record(
+            &call,
+            before.as_deref(),
+            done,
+            &message,
+            screenshot.as_deref(),
+        ) {
+            // Reported here once, to the operator and to the agent; the server goes on.
+            let stopped = format!(
+                "tapscope stopped recording to {}: {e}",
+                writer.dir().display()
+            );
+            eprintln!("tapscope: {stopped}");
+            tool_result.content.push(ContentBlock::text(stopped));
+            *journal = None;
         }
-    }
-
-    async fn act(&self, action: Action) -> Result<CallToolResult, ErrorData> {
-        Ok(match self.blocking(move |s| s.act(&action)).await? {
-            Ok(outcome) => CallToolResult::success(outcome_blocks(&outcome)),
-            Err(e) => refusal(&e),
-        })
+        tool_result
     }
 }
 
 #[tool_handler(router = self.tool_router)]
-impl<D, C> ServerHandler for PhoneServer<D, C>
-where
-    D: Device + Debug + Send + 'static,
-    C: Clock + Debug + Send + 'static,
-{
+impl<D: ServedDevice, C: ServedClock> ServerHandler for PhoneServer<D, C> {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("tapscope", env!("CARGO_PKG_VERSION")))
             .with_instructions(INSTRUCTIONS)
     }
-}
-
-/// A tool error (isError) whose text is the session's actionable message.
-fn refusal(error: &SessionError) -> CallToolResult {
-    CallToolResult::error(vec![ContentBlock::text(error.to_string())])
-}
-
-/// The tree as text, and the screenshot when the tree is empty.
-fn observation_blocks(observation: &Observation) -> Vec<ContentBlock> {
-    let mut blocks = vec![ContentBlock::text(observation.text.clone())];
-    if let Some(fallback) = &observation.fallback {
-        blocks.push(ContentBlock::text(format!(
-            "screenshot {}x{} of a {}x{} display: {}",
-            fallback.image.width,
-            fallback.image.height,
-            fallback.display.width,
-            fallback.display.height,
-            fallback.rule
-        )));
-        let data = base64::engine::general_purpose::STANDARD.encode(&fallback.png);
-        blocks.push(ContentBlock::image(data, "image/png"));
-    }
-    blocks
-}
-
-/// What was acted on and how the screen settled, then the new observation.
-fn outcome_blocks(outcome: &Outcome) -> Vec<ContentBlock> {
-    let path = outcome
-        .path
-        .iter()
-        .map(|p| format!("({}, {})", p.x, p.y))
-        .collect::<Vec<_>>()
-        .join(" -> ");
-    let settle = serde_json::to_string(&outcome.settle)
-        .unwrap_or_else(|e| format!("{{\"error\": \"settle report unreadable: {e}\"}}"));
-    let mut head = format!("acted on: {}", outcome.acted_on);
-    if !path.is_empty() {
-        head.push_str(&format!(" at {path}"));
-    }
-    head.push_str(&format!("\nsettle: {settle}"));
-    if outcome.bottomed_out {
-        head.push_str("\nthe list did not move: its end is reached");
-    }
-    let mut blocks = vec![ContentBlock::text(head)];
-    blocks.extend(observation_blocks(&outcome.observation));
-    blocks
 }

@@ -1,0 +1,279 @@
+//! The demo recording: a scripted agent drives the simulated phone over MCP through a
+//! realistic task while the server records it. `tapscope record-demo` writes it; the
+//! committed `recordings/demo/` is its output.
+//!
+//! The run is reproducible byte for byte: the sim runs on a virtual clock (settle times
+//! are simulated, not measured), versions are drawn from a fixed seed, and the header's
+//! start time is fixed. Regenerating on the same tapscope gives the same files.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail, ensure};
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::RunningService;
+use rmcp::{RoleClient, ServiceExt};
+use tapscope_core::device::sim::Sim;
+use tapscope_core::recording::SESSION_FILE;
+use tapscope_core::session::{Session, SessionConfig};
+use tapscope_core::stability::{Clock, VirtualClock};
+
+use crate::journal::Journal;
+use crate::mcp::{PhoneServer, result_text};
+
+/// Where the demo lives in the source tree.
+pub const DEMO_DIR: &str = "recordings/demo";
+/// The sim's seed and the version seed of the demo run.
+const SEED: u64 = 1;
+/// The demo's recorded start: 2026-12-01T00:00:00Z.
+const STARTED_AT_MS: u64 = 1_796_083_200_000;
+
+/// What the scripted agent went through.
+#[derive(Debug, Default)]
+pub struct Summary {
+    pub steps: usize,
+    pub refusals: usize,
+    pub fallbacks: usize,
+}
+
+/// The demo folder of the source tree this binary was built from.
+pub fn source_tree_demo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(DEMO_DIR)
+}
+
+/// Records the demo into `dir`, replacing a recording already there (and nothing else).
+pub fn record(dir: &Path) -> anyhow::Result<Summary> {
+    if dir.exists() && !dir.join(SESSION_FILE).is_file() && dir.read_dir()?.next().is_some() {
+        bail!(
+            "{} holds files but no recording: choose an empty folder or a recording to replace",
+            dir.display()
+        );
+    }
+    let partial = dir.with_extension("partial");
+    if partial.exists() {
+        std::fs::remove_dir_all(&partial)
+            .with_context(|| format!("could not clear {}", partial.display()))?;
+    }
+    let summary = record_into(&partial)?;
+    if dir.exists() {
+        std::fs::remove_dir_all(dir)
+            .with_context(|| format!("could not replace {}", dir.display()))?;
+    }
+    std::fs::rename(&partial, dir)
+        .with_context(|| format!("could not move the demo to {}", dir.display()))?;
+    Ok(summary)
+}
+
+fn record_into(dir: &Path) -> anyhow::Result<Summary> {
+    let clock = VirtualClock::default();
+    let config = SessionConfig {
+        version_seed: Some(SEED),
+        ..SessionConfig::default()
+    };
+    let session = Session::new(Sim::new(clock.clone(), SEED), clock.clone(), config);
+    let journal = Journal::create_at(dir, "sim", clock.now(), STARTED_AT_MS)?;
+    let server = PhoneServer::new(session).with_journal(journal);
+    let runtime = tokio::runtime::Runtime::new().context("the async runtime did not start")?;
+    runtime.block_on(async move {
+        let (server_io, client_io) = tokio::io::duplex(1 << 20);
+        let serving = tokio::spawn(async move {
+            let service = server.serve(server_io).await?;
+            service.waiting().await?;
+            anyhow::Ok(())
+        });
+        let client = ().serve(client_io).await.context("the demo agent did not connect")?;
+        let mut agent = Agent {
+            client,
+            tree: String::new(),
+            summary: Summary::default(),
+        };
+        agent.run_task().await?;
+        let summary = std::mem::take(&mut agent.summary);
+        agent
+            .client
+            .cancel()
+            .await
+            .context("the demo agent did not disconnect")?;
+        serving.await.context("the server task failed")??;
+        Ok(summary)
+    })
+}
+
+/// A scripted agent: reads the latest tree like a model would and acts on handles.
+struct Agent {
+    client: RunningService<RoleClient, ()>,
+    /// The latest tree a result carried.
+    tree: String,
+    summary: Summary,
+}
+
+impl Agent {
+    /// Open the feed, search, go back, scroll the feed to its end, meet a stale handle,
+    /// open the last video, go back, then play a self-drawn game by its pixels.
+    async fn run_task(&mut self) -> anyhow::Result<()> {
+        self.call("load_skill", serde_json::json!({})).await?;
+        self.call("screen_operation_accessibility", serde_json::json!({}))
+            .await?;
+        self.tap("TapTube").await?;
+        self.tap("Search videos").await?;
+        self.call("input_text", serde_json::json!({"text": "golden record"}))
+            .await?;
+        self.call("press_key", serde_json::json!({"key": "enter"}))
+            .await?;
+        self.call("press_key", serde_json::json!({"key": "back"}))
+            .await?;
+        self.call("press_key", serde_json::json!({"key": "back"}))
+            .await?;
+
+        let list = self.handle_where(|line| line.contains(" scroll"))?;
+        self.call(
+            "scroll",
+            serde_json::json!({"target": list, "direction": "down"}),
+        )
+        .await?;
+        // The classic mistake: a handle kept from the tree before the next scroll.
+        let kept = self.handle_where(|line| line.contains("views"))?;
+        loop {
+            let list = self.handle_where(|line| line.contains(" scroll"))?;
+            let result = self
+                .call(
+                    "scroll",
+                    serde_json::json!({"target": list, "direction": "down"}),
+                )
+                .await?;
+            if result_text(&result).contains("its end is reached") {
+                break;
+            }
+            ensure!(self.summary.steps < 40, "the feed never reached its end");
+        }
+        let refused = self
+            .call("tap", serde_json::json!({"target": kept}))
+            .await?;
+        ensure!(
+            refused.is_error == Some(true),
+            "the kept handle was not refused"
+        );
+        self.call("screen_operation_accessibility", serde_json::json!({}))
+            .await?;
+        let last = self.last_handle_where(|line| line.contains("views"))?;
+        self.call("tap", serde_json::json!({"target": last}))
+            .await?;
+        self.call("press_key", serde_json::json!({"key": "back"}))
+            .await?;
+
+        self.call("list_packages", serde_json::json!({"filter": "blocks"}))
+            .await?;
+        let game = self
+            .call(
+                "launch_app",
+                serde_json::json!({"package": "tv.tapscope.blocks"}),
+            )
+            .await?;
+        ensure!(
+            self.summary.fallbacks > 0,
+            "the game showed no fallback screenshot"
+        );
+        // The white start button, display (540, 2100), in the screenshot's pixels.
+        let (x, y) = image_point(&result_text(&game), 540, 2100)?;
+        self.call(
+            "screen_operation_shell",
+            serde_json::json!({"command": format!("input tap {x} {y}")}),
+        )
+        .await?;
+        self.call("press_key", serde_json::json!({"key": "home"}))
+            .await?;
+        Ok(())
+    }
+
+    async fn call(
+        &mut self,
+        tool: &'static str,
+        args: serde_json::Value,
+    ) -> anyhow::Result<CallToolResult> {
+        let mut params = CallToolRequestParams::new(tool);
+        if let serde_json::Value::Object(map) = args {
+            params = params.with_arguments(map);
+        }
+        let result = self
+            .client
+            .call_tool(params)
+            .await
+            .with_context(|| format!("the demo's {tool} call failed"))?;
+        self.summary.steps += 1;
+        if result.is_error == Some(true) {
+            self.summary.refusals += 1;
+        }
+        let text = result_text(&result);
+        if text.contains("fallback: screenshot") {
+            self.summary.fallbacks += 1;
+        }
+        if let Some(at) = text.find("version: ") {
+            self.tree = text[at..].to_owned();
+        }
+        Ok(result)
+    }
+
+    async fn tap(&mut self, label: &str) -> anyhow::Result<CallToolResult> {
+        let target = self.handle_where(|line| line.contains(&format!("\"{label}\"")))?;
+        self.call("tap", serde_json::json!({"target": target}))
+            .await
+    }
+
+    fn handle_where(&self, wanted: impl Fn(&str) -> bool) -> anyhow::Result<String> {
+        self.handles(wanted)?.into_iter().next().with_context(|| {
+            format!(
+                "the demo expected a node that is not on the screen:\n{}",
+                self.tree
+            )
+        })
+    }
+
+    fn last_handle_where(&self, wanted: impl Fn(&str) -> bool) -> anyhow::Result<String> {
+        self.handles(wanted)?.pop().with_context(|| {
+            format!(
+                "the demo expected a node that is not on the screen:\n{}",
+                self.tree
+            )
+        })
+    }
+
+    /// Handles of the lines `wanted` accepts, in tree order.
+    fn handles(&self, wanted: impl Fn(&str) -> bool) -> anyhow::Result<Vec<String>> {
+        let version = self
+            .tree
+            .lines()
+            .find_map(|l| l.strip_prefix("version: "))
+            .context("the demo has no tree yet")?
+            .trim_matches('"');
+        Ok(self
+            .tree
+            .lines()
+            .filter(|line| wanted(line))
+            .filter_map(|line| line.split("i: ").nth(1)?.split_whitespace().next())
+            .map(|i| format!("{version}_{i}"))
+            .collect())
+    }
+}
+
+/// A display point in the pixels of the screenshot `text` describes
+/// (`screenshot WxH of a WxH display`), as an agent reading the sizes would compute it.
+fn image_point(text: &str, x: i32, y: i32) -> anyhow::Result<(i32, i32)> {
+    let sizes = text
+        .split("screenshot ")
+        .nth(1)
+        .context("the result carries no screenshot sizes")?;
+    let numbers: Vec<f64> = sizes
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .take(4)
+        .filter_map(|s| s.parse().ok())
+        .collect();
+    let [iw, ih, dw, dh] = numbers[..] else {
+        bail!("unreadable screenshot sizes in {sizes:?}");
+    };
+    Ok((
+        (f64::from(x) * iw / dw).round() as i32,
+        (f64::from(y) * ih / dh).round() as i32,
+    ))
+}

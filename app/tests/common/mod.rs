@@ -1,0 +1,113 @@
+//! What the MCP tests share: building calls, reading results, finding handles, and a
+//! server on the sim in this process.
+#![allow(dead_code)] // each test file uses its own part
+
+use std::path::Path;
+
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::{Peer, RunningService};
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::Value;
+use tapscope::journal::Journal;
+use tapscope::mcp::PhoneServer;
+use tapscope_core::device::sim::Sim;
+use tapscope_core::session::{Session, SessionConfig};
+use tapscope_core::stability::{Clock, VirtualClock};
+
+pub const STALE: &str = "Token version mismatch, viewport updated. Call screen_operation_accessibility to fetch the latest tree.";
+
+pub use tapscope::mcp::result_text as text;
+
+/// Calls `tool`; tool errors are results, a protocol error fails the test.
+pub async fn ask(client: &Peer<RoleClient>, tool: &'static str, args: Value) -> CallToolResult {
+    client
+        .call_tool(call(tool, args))
+        .await
+        .unwrap_or_else(|e| panic!("{tool} was not answered: {e}"))
+}
+
+/// Calls `tool`, which must succeed, and returns its text.
+pub async fn ok(client: &Peer<RoleClient>, tool: &'static str, args: Value) -> String {
+    let result = ask(client, tool, args).await;
+    assert_ne!(result.is_error, Some(true), "{tool}: {}", text(&result));
+    text(&result)
+}
+
+/// Calls `tool`, which must answer with a tool error, and returns its message.
+pub async fn refused(client: &Peer<RoleClient>, tool: &'static str, args: Value) -> String {
+    let result = ask(client, tool, args).await;
+    assert_eq!(
+        result.is_error,
+        Some(true),
+        "{tool} worked: {}",
+        text(&result)
+    );
+    text(&result)
+}
+
+pub fn call(name: &'static str, args: Value) -> CallToolRequestParams {
+    let params = CallToolRequestParams::new(name);
+    match args {
+        Value::Object(map) => params.with_arguments(map),
+        _ => params,
+    }
+}
+
+/// The version at the top of the last tree in `text`.
+pub fn version_of(text: &str) -> String {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("version: "))
+        .next_back()
+        .expect("a version line")
+        .trim_matches('"')
+        .to_owned()
+}
+
+/// The handle of the first line with an `i` that `wanted` accepts.
+pub fn handle_where(tree: &str, wanted: impl Fn(&str) -> bool) -> String {
+    let line = tree
+        .lines()
+        .find(|l| l.contains("i: ") && wanted(l))
+        .unwrap_or_else(|| panic!("no such line in:\n{tree}"));
+    let i = line
+        .split("i: ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .expect("an i on the line");
+    format!("{}_{i}", version_of(tree))
+}
+
+/// The handle of the line that shows `label`.
+pub fn handle_of(tree: &str, label: &str) -> String {
+    handle_where(tree, |l| l.contains(&format!("\"{label}\"")))
+}
+
+/// A client connected to a server on the sim (virtual clock: no real waiting) in this
+/// process, recording into `record` when given.
+pub async fn in_process(record: Option<&Path>) -> RunningService<RoleClient, ()> {
+    let clock = VirtualClock::default();
+    let session = Session::new(
+        Sim::new(clock.clone(), 1),
+        clock.clone(),
+        SessionConfig::default(),
+    );
+    let mut server = PhoneServer::new(session);
+    if let Some(dir) = record {
+        let journal = Journal::create(dir, "sim", clock.now()).expect("the recording starts");
+        server = server.with_journal(journal);
+    }
+    let (server_io, client_io) = tokio::io::duplex(1 << 22);
+    tokio::spawn(async move {
+        if let Ok(service) = server.serve(server_io).await {
+            let _ = service.waiting().await;
+        }
+    });
+    ().serve(client_io).await.expect("the client initializes")
+}
+
+/// A fresh folder under the system's temp dir, for one test.
+pub fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tapscope-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}

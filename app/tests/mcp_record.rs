@@ -1,0 +1,90 @@
+//! `--record`: every call becomes a step in order, refusals included; a recording that
+//! can no longer be written stops with one clear message while the server keeps serving,
+//! and what was written stays readable.
+
+mod common;
+
+use common::{handle_of, in_process, ok, refused, temp_dir};
+use serde_json::json;
+use tapscope_core::recording::{self, StepOutcome};
+
+const OBSERVE: &str = "screen_operation_accessibility";
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_call_is_a_step_and_the_screens_are_stored_once() {
+    let dir = temp_dir("record-steps");
+    let client = in_process(Some(&dir)).await;
+    let home = ok(&client, OBSERVE, json!({})).await;
+    let handle = handle_of(&home, "TapTube");
+    ok(&client, "tap", json!({ "target": handle })).await;
+    refused(&client, "tap", json!({ "target": handle })).await;
+    refused(&client, "press_key", json!({ "key": "jump" })).await;
+    ok(&client, "press_key", json!({ "key": "home" })).await;
+    client.cancel().await.unwrap();
+
+    let recorded = recording::read(&dir).expect("readable");
+    let outcomes: Vec<(&str, StepOutcome)> = recorded
+        .steps
+        .iter()
+        .map(|s| (s.tool.as_str(), s.outcome))
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            ("screen_operation_accessibility", StepOutcome::Ok),
+            ("tap", StepOutcome::Ok),
+            ("tap", StepOutcome::Refused),
+            ("press_key", StepOutcome::Refused),
+            ("press_key", StepOutcome::Ok),
+        ]
+    );
+    assert!(recorded.steps[3].message.contains("unknown key \"jump\""));
+    let first = recorded.steps[0].after.as_ref().expect("the home screen");
+    let last = recorded.steps[4].after.as_ref().expect("home again");
+    assert_eq!(first.dump, last.dump, "the same dump is stored once");
+    assert_ne!(first.version, last.version);
+    assert_eq!(
+        recorded.steps[1].before.as_ref(),
+        Some(first),
+        "before = what the agent saw"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_recording_that_cannot_be_written_stops_once_and_the_server_goes_on() {
+    let dir = temp_dir("record-broken");
+    let client = in_process(Some(&dir)).await;
+    ok(&client, OBSERVE, json!({})).await;
+    // The screens folder becomes a file: no screen can be written any more (even as root).
+    std::fs::remove_dir_all(dir.join("screens")).unwrap();
+    std::fs::write(dir.join("screens"), b"not a folder").unwrap();
+
+    let said = ok(&client, "press_key", json!({ "key": "back" })).await;
+    assert!(said.contains("tapscope stopped recording to"), "{said}");
+    let next = ok(&client, OBSERVE, json!({})).await;
+    assert!(!next.contains("stopped recording"), "said once");
+    client.cancel().await.unwrap();
+
+    let recorded = recording::read(&dir).expect("still readable");
+    assert_eq!(recorded.steps.len(), 1, "the step before the failure");
+    assert!(recorded.problems.is_empty(), "{:?}", recorded.problems);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn serve_refuses_a_record_folder_it_cannot_create() {
+    let blocker = temp_dir("record-blocker");
+    std::fs::write(&blocker, b"a file, not a folder").unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_tapscope"))
+        .args(["serve", "--stdio", "--record"])
+        .arg(blocker.join("run"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("tapscope runs");
+    let _ = std::fs::remove_file(&blocker);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("run"), "names the folder: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "reported once: {stderr}");
+}
