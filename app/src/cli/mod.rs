@@ -15,16 +15,18 @@ use clap::{Parser, Subcommand};
 #[derive(Debug, Parser)]
 #[command(name = "tapscope", version, about)]
 pub struct Args {
-    /// Without a command, the workbench opens on the shipped sample.
+    /// Without a command, the workbench opens on the demo recording (`recordings/demo` here,
+    /// else the one in tapscope's source tree), or on the shipped sample when neither exists.
     #[command(subcommand)]
     command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Open the workbench on a dump, a dump with its screenshot (same stem, .png), or a folder.
+    /// Open the workbench on a recording (its folder or session.jsonl), a dump, a dump with
+    /// its screenshot (same stem, .png), or a folder of dumps.
     Open {
-        /// The dump or folder to open.
+        /// The recording, dump or folder to open.
         path: PathBuf,
     },
     /// Prune an accessibility dump into the compact tree an agent reads.
@@ -66,7 +68,7 @@ impl From<Outcome> for ExitCode {
 /// Runs the parsed command; errors are bad input or usage (exit code 2).
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     match args.command {
-        None => crate::gui::run(None).map(|()| Outcome::Ok),
+        None => crate::gui::run(crate::gui::default_recording()).map(|()| Outcome::Ok),
         Some(Command::Open { path }) => {
             if !path.exists() {
                 anyhow::bail!("{}: no such file or folder", path.display());

@@ -3,11 +3,14 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
+use tapscope_core::geometry::downsampled;
 use tapscope_core::inspect::RawView;
 use tapscope_core::prune::{Visibility, new_version};
 use tapscope_core::report::RawSize;
 use tapscope_core::tokens::Encoding;
-use tapscope_core::{Tree, parse};
+use tapscope_core::{DumpFormat, Size, Tree, parse};
+
+use super::recording::StepInfo;
 
 /// A screenshot that belongs to a dump (same stem, `.png`).
 #[derive(Clone, Debug)]
@@ -16,7 +19,7 @@ pub struct Screenshot {
 }
 
 /// Everything loaded for one dump; immutable once loaded.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Document {
     pub path: Option<PathBuf>,
     /// What the title bar and the document list call it.
@@ -33,12 +36,23 @@ pub struct Document {
     pub version: String,
     /// Problems that did not stop the load (a screenshot that does not fit, …).
     pub warnings: Vec<String>,
+    /// What the screen pane says about a screen it cannot show in full: a recorded
+    /// screenshot or dump that is missing, or a step that recorded no screen.
+    pub screen_notes: Vec<String>,
+    /// The recorded step this document shows, when it comes from a recording.
+    pub step: Option<Box<StepInfo>>,
 }
 
 impl Document {
     pub fn raw_size(&self, encoding: Encoding) -> RawSize {
         *self.raw_sizes[usize::from(encoding == Encoding::Cl100k)]
             .get_or_init(|| RawSize::measure(&self.text, encoding))
+    }
+
+    /// Whether there is a screen to show: a step that recorded none, or whose dump is
+    /// missing, has only its metadata.
+    pub fn has_screen(&self) -> bool {
+        self.step.as_ref().is_none_or(|step| step.shown.is_some())
     }
 
     /// Builds a document from a dump's bytes and, optionally, its screenshot's bytes; the
@@ -49,25 +63,29 @@ impl Document {
         dump: &[u8],
         png: Option<&[u8]>,
     ) -> Result<Self, String> {
+        let screenshot = png.map(|png| decode_png(png).map(Arc::new));
+        Self::with_screenshot(name, path, dump, screenshot)
+    }
+
+    /// Like [`Document::from_bytes`], with the screenshot already decoded (or the reason it
+    /// could not be), so screens shared by many documents are decoded once.
+    pub fn with_screenshot(
+        name: String,
+        path: Option<PathBuf>,
+        dump: &[u8],
+        screenshot: Option<Result<Arc<egui::ColorImage>, String>>,
+    ) -> Result<Self, String> {
         let text = parse::decode(dump)
             .map_err(|e| format!("{name}: {e}"))?
             .into_owned();
         let tree = parse::parse_str(&text).map_err(|e| format!("{name}: {e}"))?;
         let mut warnings = Vec::new();
-        let screenshot = png.and_then(|png| match decode_png(png) {
+        let screenshot = screenshot.and_then(|decoded| match decoded {
             Ok(image) => {
-                let [w, h] = image.size;
-                let display = (tree.display.width as usize, tree.display.height as usize);
-                if (w, h) != display {
-                    warnings.push(format!(
-                        "{name}: the screenshot is {w}x{h} but the dump's display is {}x{}; \
-                         bounds are drawn scaled to the image",
-                        display.0, display.1
-                    ));
+                if let Some(warning) = size_warning(&name, image.size, tree.display) {
+                    warnings.push(warning);
                 }
-                Some(Screenshot {
-                    image: Arc::new(image),
-                })
+                Some(Screenshot { image })
             }
             Err(e) => {
                 warnings.push(format!(
@@ -87,13 +105,58 @@ impl Document {
             screenshot,
             version: new_version(),
             warnings,
+            screen_notes: Vec::new(),
+            step: None,
         };
         document.raw_size(Encoding::O200k);
         Ok(document)
     }
+
+    /// A document with no screen at all: a recorded step that has none to show.
+    pub fn without_screen(name: String) -> Self {
+        let tree = Tree {
+            nodes: Vec::new(),
+            windows: Vec::new(),
+            display: Size::default(),
+            rotation: 0,
+            format: DumpFormat::Uiautomator,
+            app: String::new(),
+        };
+        Self {
+            path: None,
+            name,
+            visibility: Visibility::of(&tree),
+            raw_view: RawView::default(),
+            raw_sizes: [OnceLock::new(), OnceLock::new()],
+            tree,
+            text: String::new(),
+            screenshot: None,
+            version: String::new(),
+            warnings: Vec::new(),
+            screen_notes: Vec::new(),
+            step: None,
+        }
+    }
 }
 
-fn decode_png(bytes: &[u8]) -> Result<egui::ColorImage, String> {
+/// A warning when a screenshot is not of the whole display at full size or scaled down
+/// keeping its aspect ratio (as recordings store them); either way bounds are drawn
+/// scaled to the image.
+fn size_warning(name: &str, [w, h]: [usize; 2], display: Size) -> Option<String> {
+    let longest = u32::try_from(w.max(h)).unwrap_or(u32::MAX);
+    let scaled = downsampled(display, longest);
+    let fits = usize::try_from(scaled.width) == Ok(w) && usize::try_from(scaled.height) == Ok(h);
+    (!fits).then(|| {
+        format!(
+            "{name}: the screenshot is {w}x{h} but the dump's display is {}x{}; bounds are \
+             drawn scaled to the image",
+            display.width, display.height
+        )
+    })
+}
+
+/// Decodes a PNG into an image egui can upload.
+pub fn decode_png(bytes: &[u8]) -> Result<egui::ColorImage, String> {
     let image = image::load_from_memory_with_format(bytes, image::ImageFormat::Png)
         .map_err(|e| e.to_string())?
         .to_rgba8();

@@ -1,6 +1,9 @@
-//! The desktop workbench (eframe/egui): screenshot, raw dump and pruned tree side by side.
+//! The desktop workbench (eframe/egui): screenshot, raw dump and pruned tree side by side,
+//! for one dump or each step of a recording.
 
 pub mod document;
+pub mod open;
+pub mod recording;
 pub mod selection;
 pub mod views;
 pub mod workbench;
@@ -52,6 +55,16 @@ pub fn run(path: Option<PathBuf>) -> anyhow::Result<()> {
         }),
     )
     .map_err(|e| anyhow::anyhow!("the workbench window could not open: {e}"))
+}
+
+/// The recording `tapscope` opens without arguments: `recordings/demo` under the current
+/// folder when it holds a recording, else the demo of the source tree tapscope was built
+/// from when that is still there; `None` means the shipped sample.
+pub fn default_recording() -> Option<PathBuf> {
+    let here = PathBuf::from(crate::demo::DEMO_DIR);
+    [here, crate::demo::source_tree_demo()]
+        .into_iter()
+        .find(|dir| dir.join(tapscope_core::recording::SESSION_FILE).is_file())
 }
 
 /// The shipped sample, compiled in so the workbench opens on something anywhere it runs.

@@ -35,6 +35,9 @@ impl Selection {
     /// Moves the selection with the arrow keys: ↑/↓ through document order,
     /// ← to the parent, → to the first child.
     pub fn step(&mut self, tree: &Tree, key: egui::Key) {
+        if tree.nodes.is_empty() {
+            return;
+        }
         let last = tree.nodes.len().saturating_sub(1);
         let next = match (self.selected, key) {
             (None, _) => Some(0),

@@ -1,15 +1,17 @@
 //! The workbench: open documents, the settings a person chose, and the layout of the panes.
 
-use std::path::PathBuf;
+use std::sync::Arc;
 
 use poll_promise::Promise;
 use tapscope_core::inspect::Inspection;
 use tapscope_core::prune::PruneRules;
 use tapscope_core::tokens::Encoding;
 
-use super::document::{self, Document};
+use super::document::Document;
+use super::open::Loaded;
+use super::recording::StepInfo;
 use super::selection::Selection;
-use super::views::{banner, details, pruned, raw, rules, screen, stats};
+use super::views::{banner, details, pruned, raw, rules, screen, stats, step};
 
 /// What a person chose, kept across documents (and what a saved session would keep).
 #[derive(Clone, Debug, PartialEq)]
@@ -43,8 +45,6 @@ pub struct Analysis {
     key: (usize, PruneRules, PruneRules, Encoding),
 }
 
-type Loaded = Result<(Vec<Document>, Vec<String>), String>;
-
 /// The whole workbench; [`Workbench::ui`] draws it into any `Ui` (the window, or a test).
 pub struct Workbench {
     pub settings: Settings,
@@ -56,7 +56,8 @@ pub struct Workbench {
     pub raw: raw::RawState,
     pub rules_panel: rules::RulesState,
     pub banner: banner::Banner,
-    loading: Option<(String, Promise<Loaded>)>,
+    pub step_panel: step::StepState,
+    pub(super) loading: Option<(String, Promise<Loaded>)>,
 }
 
 impl std::fmt::Debug for Workbench {
@@ -81,20 +82,9 @@ impl Workbench {
             raw: raw::RawState::default(),
             rules_panel: rules::RulesState::default(),
             banner: banner::Banner::default(),
+            step_panel: step::StepState::default(),
             loading: None,
         }
-    }
-
-    /// Starts loading `path` on a background thread; the UI keeps running meanwhile.
-    pub fn open(&mut self, path: PathBuf, ctx: &egui::Context) {
-        let ctx = ctx.clone();
-        let name = path.display().to_string();
-        let promise = Promise::spawn_thread("open dump", move || {
-            let loaded = document::open(&path);
-            ctx.request_repaint();
-            loaded
-        });
-        self.loading = Some((name, promise));
     }
 
     /// Opens documents loaded elsewhere (a test, a sample compiled in) at once.
@@ -111,18 +101,26 @@ impl Workbench {
         }
     }
 
-    /// Whether a file is still being opened in the background.
-    pub fn is_loading(&self) -> bool {
-        self.loading.is_some()
-    }
-
     pub fn document(&self) -> Option<&Document> {
         self.documents.get(self.current)
     }
 
-    /// The window title: what is open.
+    /// The recorded step on show, when the current document is one.
+    pub fn step(&self) -> Option<&StepInfo> {
+        self.document()?.step.as_deref()
+    }
+
+    /// The window title: what is open, and for a recording which step.
     pub fn title(&self) -> String {
         match self.document() {
+            Some(Document {
+                step: Some(info), ..
+            }) => format!(
+                "tapscope — {} — {} · {}",
+                info.recording.name,
+                info.position(),
+                info.step.tool
+            ),
             Some(document) => match &document.path {
                 Some(path) => format!("tapscope — {}", path.display()),
                 None => format!("tapscope — {}", document.name),
@@ -131,23 +129,41 @@ impl Workbench {
         }
     }
 
-    fn poll_loading(&mut self) {
-        let Some((name, promise)) = self.loading.take() else {
+    /// Shows the step at `index` of the current document's recording (0-based).
+    pub fn go_to_step(&mut self, index: usize) {
+        let Some(info) = self.step() else {
             return;
         };
-        match promise.try_take() {
-            Err(promise) => self.loading = Some((name, promise)),
-            Ok(Ok((documents, errors))) => {
-                self.banner.error_all(&errors);
-                self.add_documents(documents);
-            }
-            Ok(Err(message)) => self.banner.error(message),
+        // A recording's documents are added together, one per step, in order.
+        let target = self.current - info.index + index;
+        let same_recording = self
+            .documents
+            .get(target)
+            .and_then(|d| d.step.as_deref())
+            .is_some_and(|s| Arc::ptr_eq(&s.recording, &info.recording) && s.index == index);
+        if same_recording {
+            self.current = target;
+            self.selection = Selection::default();
+        }
+    }
+
+    fn step_by(&mut self, forward: bool) {
+        let Some(index) = self.step().map(|info| info.index) else {
+            return;
+        };
+        let target = if forward {
+            index.checked_add(1)
+        } else {
+            index.checked_sub(1)
+        };
+        if let Some(target) = target {
+            self.go_to_step(target);
         }
     }
 
     /// Re-prunes when the document, the rules or the encoding changed.
     fn refresh_analysis(&mut self) {
-        let Some(document) = self.documents.get(self.current) else {
+        let Some(document) = self.documents.get(self.current).filter(|d| d.has_screen()) else {
             self.analysis = None;
             return;
         };
@@ -178,7 +194,7 @@ impl Workbench {
 
     fn handle_keys(&mut self, ui: &egui::Ui) {
         let typing = ui.ctx().egui_wants_keyboard_input();
-        let (open, escape, slash, arrows) = ui.input(|i| {
+        let (open, folder, escape, slash, arrows) = ui.input(|i| {
             let arrows: Vec<egui::Key> = [
                 egui::Key::ArrowUp,
                 egui::Key::ArrowDown,
@@ -188,8 +204,10 @@ impl Workbench {
             .into_iter()
             .filter(|k| i.key_pressed(*k))
             .collect();
+            let open = i.modifiers.command && i.key_pressed(egui::Key::O);
             (
-                i.modifiers.command && i.key_pressed(egui::Key::O),
+                open && !i.modifiers.shift,
+                open && i.modifiers.shift,
                 i.key_pressed(egui::Key::Escape),
                 i.key_pressed(egui::Key::Slash),
                 arrows,
@@ -197,6 +215,9 @@ impl Workbench {
         });
         if open {
             self.open_dialog(ui.ctx());
+        }
+        if folder {
+            self.open_folder_dialog(ui.ctx());
         }
         if escape {
             self.selection.select(None);
@@ -208,34 +229,18 @@ impl Workbench {
         if slash {
             self.raw.focus_search = true;
         }
-        if let Some(document) = self.documents.get(self.current) {
-            for key in arrows {
-                self.selection.step(&document.tree, key);
+        for key in arrows {
+            // In a recording, ← and → step through it; ↑ and ↓ still walk the tree.
+            match key {
+                egui::Key::ArrowLeft | egui::Key::ArrowRight if self.step().is_some() => {
+                    self.step_by(key == egui::Key::ArrowRight);
+                }
+                _ => {
+                    if let Some(document) = self.documents.get(self.current) {
+                        self.selection.step(&document.tree, key);
+                    }
+                }
             }
-        }
-    }
-
-    fn open_dialog(&mut self, ctx: &egui::Context) {
-        let picked = rfd::FileDialog::new()
-            .add_filter("dumps", &["xml", "json"])
-            .set_title("Open a dump")
-            .pick_file();
-        if let Some(path) = picked {
-            self.open(path, ctx);
-        }
-    }
-
-    fn handle_dropped_files(&mut self, ctx: &egui::Context) {
-        let dropped: Vec<PathBuf> = ctx.input(|i| {
-            i.raw
-                .dropped_files
-                .iter()
-                .map(|f| f.path().to_path_buf())
-                .filter(|p| !p.as_os_str().is_empty())
-                .collect()
-        });
-        for path in dropped {
-            self.open(path, ctx);
         }
     }
 
@@ -257,16 +262,23 @@ impl Workbench {
         if !self.banner.is_empty() {
             egui::Panel::top("banner").show(ui, |ui| banner::banner_ui(ui, &mut self.banner));
         }
+        if let Some(info) = self
+            .documents
+            .get(self.current)
+            .and_then(|d| d.step.as_deref())
+        {
+            let go = egui::Panel::bottom("step")
+                .resizable(true)
+                .default_size(250.0)
+                .show(ui, |ui| step::step_ui(ui, info, &mut self.step_panel))
+                .inner;
+            if let Some(index) = go {
+                self.go_to_step(index);
+            }
+        }
         let (Some(document), Some(analysis)) = (self.documents.get(self.current), &self.analysis)
         else {
-            egui::CentralPanel::default().show(ui, |ui| {
-                ui.centered_and_justified(|ui| {
-                    ui.label(match &self.loading {
-                        Some((name, _)) => format!("Opening {name}…"),
-                        None => "Open a dump with Ctrl+O, or drop one here.".to_owned(),
-                    });
-                });
-            });
+            egui::CentralPanel::default().show(ui, |ui| self.empty_ui(ui));
             return;
         };
         if self.settings.show_rules {
@@ -320,19 +332,46 @@ impl Workbench {
         self.selection.reveal = false;
     }
 
+    /// The central area when there is nothing to analyse: a step without a screen, a file
+    /// being opened, or nothing open yet.
+    fn empty_ui(&self, ui: &mut egui::Ui) {
+        if let Some(document) = self.document() {
+            ui.heading("No screen");
+            for note in &document.screen_notes {
+                ui.colored_label(super::views::colors::LOST, note);
+            }
+            return;
+        }
+        ui.centered_and_justified(|ui| {
+            ui.label(match &self.loading {
+                Some((name, _)) => format!("Opening {name}…"),
+                None => "Open a dump or a recording with Ctrl+O (a folder with Ctrl+Shift+O), \
+                         or drop one here."
+                    .to_owned(),
+            });
+        });
+    }
+
     fn toolbar_ui(&mut self, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
             if ui
                 .button("Open…")
-                .on_hover_text("Ctrl+O, or drop a file")
+                .on_hover_text("Ctrl+O: a dump, or a recording's session.jsonl; or drop a file")
                 .clicked()
             {
                 self.open_dialog(ui.ctx());
             }
+            if ui
+                .button("Open folder…")
+                .on_hover_text("Ctrl+Shift+O: a recording, or a folder of dumps")
+                .clicked()
+            {
+                self.open_folder_dialog(ui.ctx());
+            }
             if self.documents.len() > 1 {
                 let names: Vec<&str> = self.documents.iter().map(|d| d.name.as_str()).collect();
                 let mut current = self.current;
-                egui::ComboBox::from_label("dump")
+                egui::ComboBox::from_label("document")
                     .selected_text(names[current])
                     .show_ui(ui, |ui| {
                         for (k, name) in names.iter().enumerate() {

@@ -7,6 +7,7 @@ pub mod raw;
 pub mod rules;
 pub mod screen;
 pub mod stats;
+pub mod step;
 
 /// Highlight colours shared by the panes.
 pub mod colors {
@@ -17,6 +18,8 @@ pub mod colors {
     pub const LOST: Color32 = Color32::from_rgb(235, 80, 80);
     pub const ADDED: Color32 = Color32::from_rgb(90, 200, 110);
     pub const REMOVED: Color32 = Color32::from_rgb(235, 90, 90);
+    /// A refusal, a stale handle, a screen that did not settle.
+    pub const AMBER: Color32 = Color32::from_rgb(240, 185, 40);
 }
 
 /// Rows of monospace lines in a scroll area that lays out only the visible ones, and

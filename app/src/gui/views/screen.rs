@@ -33,8 +33,8 @@ pub struct ScreenState {
     pub pan: Vec2,
     /// Where the whole display was drawn last frame, in screen points.
     pub last_image_rect: Option<Rect>,
-    /// The uploaded screenshot, with the version of the document it shows.
-    texture: Option<(String, egui::TextureHandle)>,
+    /// The uploaded screenshot, with the image it was made from.
+    texture: Option<(TextureKey, egui::TextureHandle)>,
 }
 
 impl Default for ScreenState {
@@ -54,7 +54,7 @@ impl std::fmt::Debug for ScreenState {
             .field("zoom", &self.zoom)
             .field("pan", &self.pan)
             .field("last_image_rect", &self.last_image_rect)
-            .field("texture_of", &self.texture.as_ref().map(|(v, _)| v))
+            .field("texture_of", &self.texture.as_ref().map(|(k, _)| &k.0))
             .finish()
     }
 }
@@ -72,26 +72,40 @@ impl ScreenState {
         Some(display_transform(document, image).transform_pos(p))
     }
 
-    /// The screenshot's texture, uploaded once per document.
+    /// Whether the texture last drawn is `document`'s screenshot.
+    pub fn shows_screenshot_of(&self, document: &Document) -> bool {
+        let key = texture_key(document);
+        key.is_some() && self.texture.as_ref().map(|(k, _)| k) == key.as_ref()
+    }
+
+    /// The screenshot's texture, uploaded once per screenshot (steps of a recording that
+    /// show the same screen share it).
     fn texture_of(&mut self, ctx: &egui::Context, document: &Document) -> Option<egui::TextureId> {
-        let Some(screenshot) = &document.screenshot else {
+        let (Some(screenshot), Some(key)) = (&document.screenshot, texture_key(document)) else {
             self.texture = None;
             return None;
         };
-        if self
-            .texture
-            .as_ref()
-            .is_none_or(|(v, _)| *v != document.version)
-        {
+        if self.texture.as_ref().is_none_or(|(k, _)| *k != key) {
             let image = fit_texture(&screenshot.image, ctx.input(|i| i.max_texture_side));
             let options =
                 egui::TextureOptions::LINEAR.with_mipmap_mode(Some(egui::TextureFilter::Linear));
             let name = format!("screenshot of {}", document.name);
             let handle = ctx.load_texture(name, image, options);
-            self.texture = Some((document.version.clone(), handle));
+            self.texture = Some((key, handle));
         }
         self.texture.as_ref().map(|(_, t)| t.id())
     }
+}
+
+/// The document's version and its screenshot's address: one texture per loaded image.
+type TextureKey = (String, usize);
+
+fn texture_key(document: &Document) -> Option<TextureKey> {
+    let screenshot = document.screenshot.as_ref()?;
+    Some((
+        document.version.clone(),
+        Arc::as_ptr(&screenshot.image) as usize,
+    ))
 }
 
 pub fn screen_ui(
@@ -124,6 +138,9 @@ pub fn screen_ui(
 
 /// What is shown, the zoom, and how to use it.
 fn caption_ui(ui: &mut egui::Ui, document: &Document, state: &ScreenState, heat_map: bool) {
+    for note in &document.screen_notes {
+        ui.colored_label(colors::LOST, note);
+    }
     ui.horizontal_wrapped(|ui| {
         ui.small(source_caption(document));
         ui.small(format!("· zoom {:.0}%", state.zoom * 100.0));
@@ -141,8 +158,17 @@ fn caption_ui(ui: &mut egui::Ui, document: &Document, state: &ScreenState, heat_
 }
 
 fn source_caption(document: &Document) -> String {
+    let display = document.tree.display;
     match &document.screenshot {
-        Some(s) => format!("screenshot {}x{}", s.image.size[0], s.image.size[1]),
+        Some(s) => match s.image.size {
+            [w, h] if [w, h] == [display.width as usize, display.height as usize] => {
+                format!("screenshot {w}x{h}")
+            }
+            [w, h] => format!(
+                "screenshot {w}x{h} of the {}x{} display",
+                display.width, display.height
+            ),
+        },
         None => "wireframe (no screenshot)".to_owned(),
     }
 }
