@@ -104,10 +104,14 @@ fn steps_through_the_demo_by_key_button_and_list() {
     let workbench = harness.state();
     assert_eq!(workbench.documents.len(), 20);
     assert!(workbench.banner.is_empty(), "{}", banner_texts(workbench));
+    // It opens on the first step with a screen: step 1 (load_skill) read none.
     assert_eq!(
         workbench.title(),
-        "tapscope — demo — step 1/20 · load_skill"
+        "tapscope — demo — step 2/20 · screen_operation_accessibility"
     );
+    harness.get_by_label("step 2/20");
+    harness.key_press(egui::Key::ArrowLeft);
+    harness.run();
     harness.get_by_label("step 1/20");
     // load_skill reads no screen: its metadata shows, the panes say there is none.
     harness.get_by_label("No screen");
@@ -188,7 +192,7 @@ fn a_cut_short_last_line_keeps_every_step_before_it() {
     assert_eq!(workbench.documents.len(), 19);
     assert_eq!(
         workbench.title(),
-        "tapscope — recording_cut — step 1/19 · load_skill"
+        "tapscope — recording_cut — step 2/19 · screen_operation_accessibility"
     );
     harness.get_by_label_contains("line 21 is cut short");
 }
@@ -248,7 +252,7 @@ fn an_unknown_format_version_is_an_error_in_the_window() {
     harness.get_by_label_contains("upgrade tapscope");
     // Still running: the demo opens after it.
     open(&mut harness, &source_tree_demo());
-    harness.get_by_label("step 1/20");
+    harness.get_by_label("step 2/20");
 }
 
 #[test]

@@ -93,7 +93,9 @@ impl Workbench {
             self.banner.warn_all(&document.warnings);
         }
         if !documents.is_empty() {
-            self.current = self.documents.len();
+            // A recording opens on its first screen, not on a call that showed none.
+            let first_screen = documents.iter().position(Document::has_screen);
+            self.current = self.documents.len() + first_screen.unwrap_or(0);
             self.documents.extend(documents);
             self.selection = Selection::default();
             self.raw.clear_search();
@@ -338,7 +340,7 @@ impl Workbench {
         if let Some(document) = self.document() {
             ui.heading("No screen");
             for note in &document.screen_notes {
-                ui.colored_label(super::views::colors::LOST, note);
+                ui.label(note);
             }
             return;
         }
