@@ -16,6 +16,8 @@
 //! assert!(view.lines[line].text.contains("\"Send\" click"));
 //! ```
 
+pub mod tree_diff;
+
 use crate::model::{DumpFormat, NodeId, Tree};
 use crate::parse::start_tag_end;
 use crate::prune::{LineKind, PruneRules, Pruned, prune_with_version};

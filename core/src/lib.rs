@@ -34,6 +34,7 @@ pub mod handle;
 // Layer 5: settling.
 pub mod stability;
 // Layer 6: the recording format.
+pub mod forensics;
 pub mod recording;
 // Layer 7: devices.
 pub mod device;

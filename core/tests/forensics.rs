@@ -1,0 +1,302 @@
+//! Stale-action forensics: the demo recording's refused stale tap, and hand-built
+//! recordings where a pixel tap lands on what replaced its target, a handle is read off
+//! the stored pruned text, the old screen is missing, and a screen had not settled.
+
+use std::fs;
+use std::path::Path;
+
+use serde_json::json;
+use tapscope_core::forensics::{Target, review};
+use tapscope_core::parse::parse_str;
+use tapscope_core::prune::{PruneRules, prune_with_version};
+use tapscope_core::recording::{
+    self, Header, Recording, RecordingError, RecordingWriter, ScreenFiles, ScreenRef, Step,
+    StepOutcome,
+};
+use tapscope_core::{Rect, render};
+
+const DEMO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../recordings/demo");
+
+fn demo() -> Recording {
+    recording::read(Path::new(DEMO)).expect("the demo recording reads")
+}
+
+#[test]
+fn the_demo_stale_tap_was_refused_three_screens_later() {
+    let recording = demo();
+    let index = recording.steps.iter().position(|s| s.step == 13).unwrap();
+    let step = &recording.steps[index];
+    assert_eq!(
+        (step.tool.as_str(), step.outcome),
+        ("tap", StepOutcome::Refused)
+    );
+
+    let stale = review(&recording, index)
+        .unwrap()
+        .stale
+        .expect("step 13 is stale");
+    assert_eq!(stale.version_used, "ef6461dfa32a");
+    assert_eq!(stale.version_at_action, "64fb4fa6048b");
+    // Three scrolls: 08b2cd06f831, 99127b9e31c8, 64fb4fa6048b.
+    assert_eq!(stale.screens_ago, 3);
+    assert!(stale.refused);
+    // The handle ef6461dfa32a_4 named the top-left video card of the old screen.
+    let meant = stale.meant.as_ref().unwrap();
+    assert_eq!(meant.label, "\"45:10 · Every Apollo landing site from o…\"");
+    assert_eq!(meant.bounds, Some(Rect::new(24, 84, 528, 644)));
+    // Where a tap on it would have landed, the current screen shows another card.
+    let [x, y] = stale.point.unwrap();
+    assert!(meant.bounds.unwrap().left <= x && y < meant.bounds.unwrap().bottom);
+    let now = stale.now_there.as_ref().unwrap();
+    assert_eq!(now.label, "\"9:45 · Restoring a rusted hand plane · 8…\"");
+    let now_bounds = now.bounds.unwrap();
+    assert!((now_bounds.left..now_bounds.right).contains(&x));
+    assert!((now_bounds.top..now_bounds.bottom).contains(&y));
+    assert_eq!(
+        stale.sentence,
+        "tap refused: the handle named \"45:10 · Every Apollo landing site from o…\" from 3 \
+         screens ago; that point now shows \"9:45 · Restoring a rusted hand plane · 8…\"; \
+         nothing was touched"
+    );
+}
+
+#[test]
+fn every_other_demo_step_is_fresh_and_settled() {
+    let recording = demo();
+    for (index, step) in recording.steps.iter().enumerate() {
+        let review = review(&recording, index).unwrap();
+        assert_eq!(
+            review.stale.is_some(),
+            step.step == 13,
+            "step {}",
+            step.step
+        );
+        assert!(!review.unsettled, "step {}", step.step);
+    }
+    // Past the end there is nothing to review.
+    assert_eq!(review(&recording, 999).unwrap(), Default::default());
+}
+
+const SEND: &str = "aaaaaaaaaaaa";
+const SENDING: &str = "bbbbbbbbbbbb";
+const DELETE: &str = "cccccccccccc";
+const AFTER: &str = "dddddddddddd";
+
+/// A chat screen whose bottom-right button says `button`, or none.
+fn chat(title: &str, button: Option<&str>) -> String {
+    let button = button.map_or_else(String::new, |text| {
+        format!(
+            r#"<node text="{text}" class="android.widget.Button" clickable="true" package="com.chat" bounds="[800,2200][1060,2380]"/>"#
+        )
+    });
+    format!(
+        r#"<hierarchy rotation="0"><node class="android.widget.FrameLayout" package="com.chat" bounds="[0,0][1080,2400]"><node text="{title}" class="android.widget.TextView" package="com.chat" bounds="[0,0][1080,200]"/>{button}</node></hierarchy>"#
+    )
+}
+
+/// Stores a screen with the pruned text tapscope would have shown for it.
+fn store(writer: &mut RecordingWriter, version: &str, dump: &str) -> ScreenRef {
+    let pruned = prune_with_version(
+        &parse_str(dump).expect("the dump parses"),
+        &PruneRules::default(),
+        version.into(),
+    );
+    store_text(writer, version, dump, &render::yaml(&pruned))
+}
+
+fn store_text(writer: &mut RecordingWriter, version: &str, dump: &str, text: &str) -> ScreenRef {
+    let files = ScreenFiles {
+        version,
+        dump,
+        pruned: text,
+        screenshot: None,
+        raw_tokens: 100,
+        pruned_tokens: 10,
+    };
+    writer.store_screen(&files).expect("the screen is stored")
+}
+
+fn act(tool: &str, before: &ScreenRef, after: &ScreenRef, settled: bool) -> Step {
+    Step {
+        tool: tool.into(),
+        version_before: Some(before.version.clone()),
+        version_after: Some(after.version.clone()),
+        settle: Some(json!({ "settled": settled, "total_ms": 500 })),
+        before: Some(before.clone()),
+        after: Some(after.clone()),
+        ..Step::default()
+    }
+}
+
+/// 1 observe "Send"; 2 a key, to "Sending…"; 3 a key, to "Delete", unsettled; 4 a pixel
+/// tap measured on the "Send" screenshot; 5 an observation.
+fn pixel_tap_recording(dir: &Path) -> (Recording, ScreenRef) {
+    let mut writer = RecordingWriter::create(dir, &Header::new("sim", "0.1.0", "o200k", 0))
+        .expect("the recording is written and read");
+    let send = store(&mut writer, SEND, &chat("Draft", Some("Send")));
+    let sending = store(&mut writer, SENDING, &chat("Sending…", None));
+    let delete = store(&mut writer, DELETE, &chat("Sent", Some("Delete")));
+    let after = store(&mut writer, AFTER, &chat("Deleted", None));
+    let observe = Step {
+        tool: "screen_operation_accessibility".into(),
+        version_after: Some(SEND.into()),
+        after: Some(send.clone()),
+        ..Step::default()
+    };
+    writer
+        .append(&observe)
+        .expect("the recording is written and read");
+    writer
+        .append(&act("press_key", &send, &sending, true))
+        .expect("the recording is written and read");
+    writer
+        .append(&act("press_key", &sending, &delete, false))
+        .expect("the recording is written and read");
+    let tap = Step {
+        arguments: json!({ "command": "input tap 431 1017" }),
+        version_used: Some(SEND.into()),
+        path: vec![[930, 2290]],
+        ..act("screen_operation_shell", &delete, &after, true)
+    };
+    writer
+        .append(&tap)
+        .expect("the recording is written and read");
+    let look = Step {
+        tool: "screen_operation_accessibility".into(),
+        version_before: Some(AFTER.into()),
+        version_after: Some(AFTER.into()),
+        before: Some(after.clone()),
+        after: Some(after),
+        ..Step::default()
+    };
+    writer
+        .append(&look)
+        .expect("the recording is written and read");
+    (
+        recording::read(dir).expect("the recording is written and read"),
+        send,
+    )
+}
+
+#[test]
+fn a_pixel_tap_lands_on_what_replaced_its_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let (recording, _) = pixel_tap_recording(dir.path());
+    let review = review(&recording, 3).unwrap();
+    let stale = review.stale.unwrap();
+    assert_eq!(
+        stale.sentence,
+        "tapped where \"Send\" was 2 screens ago; that point is now \"Delete\""
+    );
+    assert_eq!((stale.screens_ago, stale.refused), (2, false));
+    assert_eq!(stale.point, Some([930, 2290]));
+    let button = Some(Rect::new(800, 2200, 1060, 2380));
+    let target = |label: &str| Target {
+        label: label.into(),
+        bounds: button,
+    };
+    assert_eq!(stale.meant, Some(target("\"Send\"")));
+    assert_eq!(stale.now_there, Some(target("\"Delete\"")));
+    assert!(!review.unsettled);
+}
+
+#[test]
+fn unsettled_acts_and_the_observations_after_them_are_marked() {
+    let dir = tempfile::tempdir().unwrap();
+    let (recording, _) = pixel_tap_recording(dir.path());
+    let marked: Vec<bool> = (0..recording.steps.len())
+        .map(|index| review(&recording, index).unwrap().unsettled)
+        .collect();
+    // Step 3 did not settle; step 4's own report did; step 5 observes after step 4.
+    assert_eq!(marked, [false, false, true, false, false]);
+
+    // An observation straight after an unsettled act is marked too.
+    let mut steps = recording.steps.clone();
+    steps.remove(3);
+    let shortened = Recording { steps, ..recording };
+    assert!(review(&shortened, 3).unwrap().unsettled);
+}
+
+#[test]
+fn a_tap_on_an_empty_spot_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut recording, _) = pixel_tap_recording(dir.path());
+    recording.steps[3].path = vec![[540, 1200]];
+    let stale = review(&recording, 3).unwrap().stale.unwrap();
+    assert_eq!(stale.meant, None);
+    assert_eq!(stale.now_there, None);
+    assert_eq!(
+        stale.sentence,
+        "tapped where nothing was 2 screens ago; that point is now empty"
+    );
+}
+
+#[test]
+fn a_refused_handle_is_read_off_the_stored_text_when_the_dump_prunes_otherwise() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut writer =
+        RecordingWriter::create(dir.path(), &Header::new("sim", "0.1.0", "o200k", 0)).unwrap();
+    // Recorded under other rules: the stored text is not what the default rules give.
+    let old_text = "version: \"aaaaaaaaaaaa\"\n- i: 1 \"Send \\\"now\\\"\" click\n";
+    let send = store_text(&mut writer, SEND, &chat("Draft", Some("Send")), old_text);
+    let sending = store(&mut writer, SENDING, &chat("Sending…", None));
+    let delete = store(&mut writer, DELETE, &chat("Sent", Some("Delete")));
+    writer
+        .append(&act("press_key", &send, &sending, true))
+        .unwrap();
+    writer
+        .append(&act("press_key", &sending, &delete, true))
+        .unwrap();
+    let tap = Step {
+        tool: "tap".into(),
+        handle: Some(format!("{SEND}_1")),
+        version_used: Some(SEND.into()),
+        version_before: Some(DELETE.into()),
+        outcome: StepOutcome::Refused,
+        before: Some(delete),
+        ..Step::default()
+    };
+    writer.append(&tap).unwrap();
+    let recording = recording::read(dir.path()).unwrap();
+    let stale = review(&recording, 2).unwrap().stale.unwrap();
+    let meant = Target {
+        label: "\"Send \"now\"\"".into(),
+        bounds: None,
+    };
+    assert_eq!(stale.meant, Some(meant));
+    assert_eq!((stale.point, stale.now_there), (None, None));
+    assert!(stale.refused);
+    assert_eq!(
+        stale.sentence,
+        "tap refused: the handle named \"Send \"now\"\" from 2 screens ago; nothing was touched"
+    );
+}
+
+#[test]
+fn an_old_screen_the_recording_never_had_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut recording, _) = pixel_tap_recording(dir.path());
+    recording.steps[3].version_used = Some("0123456789ab".into());
+    let stale = review(&recording, 3).unwrap().stale.unwrap();
+    assert_eq!((stale.meant, stale.screens_ago), (None, 0));
+    assert_eq!(
+        stale.sentence,
+        "tapped on screen 0123456789ab, which is not in the recording; that point is now \
+         \"Delete\""
+    );
+}
+
+#[test]
+fn a_deleted_old_screen_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let (recording, send) = pixel_tap_recording(dir.path());
+    fs::remove_file(dir.path().join(&send.dump)).unwrap();
+    let error = review(&recording, 3).unwrap_err();
+    assert!(
+        matches!(&error, RecordingError::ScreenMissing { path, .. } if *path == send.dump),
+        "{error:?}"
+    );
+    assert!(error.to_string().contains("is missing from"));
+    // Steps that need no screen are still reviewed.
+    assert!(review(&recording, 1).is_ok());
+}
