@@ -1,4 +1,4 @@
-//! The MCP server's own cost per tool call over loopback HTTP, on the sim with zero
+//! The MCP server's own cost per tool call over loopback HTTP, on the sim's feed with zero
 //! animation time and a virtual clock (settling costs its dumps, never real waiting).
 //!
 //! Run with `cargo bench -p tapscope --bench mcp`. Each tool is timed twice: through
@@ -15,7 +15,7 @@ use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use tapscope::mcp::PhoneServer;
 use tapscope::mcp::http::{PATH, serve_http};
-use tapscope_core::device::Key;
+use tapscope_core::device::{Device, Key};
 use tapscope_core::device::sim::Sim;
 use tapscope_core::session::{Action, Session, SessionConfig};
 use tapscope_core::stability::VirtualClock;
@@ -26,11 +26,12 @@ fn main() {
 
 type SimSession = Session<Sim<VirtualClock>, VirtualClock>;
 
-/// The sim with every animation cut to nothing, on a virtual clock.
+/// The sim with every animation cut to nothing, on a virtual clock, showing the feed.
 fn session() -> SimSession {
     let clock = VirtualClock::default();
     let mut sim = Sim::new(clock.clone(), 1);
     sim.set_animation_length(Some(Duration::ZERO));
+    sim.launch("tv.tapscope.demo").expect("the feed's app");
     Session::new(sim, clock, SessionConfig::default())
 }
 
