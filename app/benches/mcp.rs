@@ -15,8 +15,8 @@ use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use tapscope::mcp::PhoneServer;
 use tapscope::mcp::http::{PATH, serve_http};
-use tapscope_core::device::{Device, Key};
 use tapscope_core::device::sim::Sim;
+use tapscope_core::device::{Device, Key};
 use tapscope_core::session::{Action, Session, SessionConfig};
 use tapscope_core::stability::VirtualClock;
 

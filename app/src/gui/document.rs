@@ -41,12 +41,19 @@ pub struct Document {
     pub screen_notes: Vec<String>,
     /// The recorded step this document shows, when it comes from a recording.
     pub step: Option<Box<StepInfo>>,
+    /// A recorded step whose screen is not in memory: only its metadata is here until it
+    /// is shown (see `gui::recording`).
+    pub(super) unloaded: bool,
 }
 
 impl Document {
     pub fn raw_size(&self, encoding: Encoding) -> RawSize {
-        *self.raw_sizes[usize::from(encoding == Encoding::Cl100k)]
-            .get_or_init(|| RawSize::measure(&self.text, encoding))
+        *self.raw_sizes[slot(encoding)].get_or_init(|| RawSize::measure(&self.text, encoding))
+    }
+
+    /// Whether the screen is in memory: `false` only for a recorded step not loaded yet.
+    pub fn screen_loaded(&self) -> bool {
+        !self.unloaded
     }
 
     /// Whether there is a screen to show: a step that recorded none, or whose dump is
@@ -74,6 +81,18 @@ impl Document {
         path: Option<PathBuf>,
         dump: &[u8],
         screenshot: Option<Result<Arc<egui::ColorImage>, String>>,
+    ) -> Result<Self, String> {
+        Self::with_raw_tokens(name, path, dump, screenshot, None)
+    }
+
+    /// Like [`Document::with_screenshot`], with the raw dump's token count already known
+    /// in one encoding (a recording stores it), so the dump is not tokenized again.
+    pub fn with_raw_tokens(
+        name: String,
+        path: Option<PathBuf>,
+        dump: &[u8],
+        screenshot: Option<Result<Arc<egui::ColorImage>, String>>,
+        raw_tokens: Option<(Encoding, usize)>,
     ) -> Result<Self, String> {
         let text = parse::decode(dump)
             .map_err(|e| format!("{name}: {e}"))?
@@ -107,8 +126,22 @@ impl Document {
             warnings,
             screen_notes: Vec::new(),
             step: None,
+            unloaded: false,
         };
-        document.raw_size(Encoding::O200k);
+        match raw_tokens {
+            Some((encoding, tokens)) => {
+                let bytes = document.text.len();
+                let known = RawSize {
+                    bytes,
+                    tokens,
+                    encoding,
+                };
+                let _ = document.raw_sizes[slot(encoding)].set(known);
+            }
+            None => {
+                document.raw_size(Encoding::O200k);
+            }
+        }
         Ok(document)
     }
 
@@ -135,8 +168,14 @@ impl Document {
             warnings: Vec::new(),
             screen_notes: Vec::new(),
             step: None,
+            unloaded: false,
         }
     }
+}
+
+/// Where an encoding's raw size is kept in [`Document::raw_sizes`].
+fn slot(encoding: Encoding) -> usize {
+    usize::from(encoding == Encoding::Cl100k)
 }
 
 /// A warning when a screenshot is not of the whole display at full size or scaled down

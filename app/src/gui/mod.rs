@@ -2,6 +2,7 @@
 //! for one dump or each step of a recording.
 
 pub mod document;
+pub mod live;
 pub mod open;
 pub mod recording;
 pub mod selection;

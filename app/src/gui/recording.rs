@@ -1,15 +1,22 @@
 //! A recording opened in the workbench: one document per step, showing the screen the step
 //! left (or the one it acted on when it left none), with the step's metadata beside it.
+//!
+//! Opening reads the step log only. A step's screen is loaded when the step is shown, from
+//! a bounded cache ([`screens`]); the document list holds the screen of the step on show
+//! and only metadata for the others.
+
+mod screens;
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tapscope_core::recording::{
-    self, Header, Recording, SESSION_FILE, ScreenRef, Step, StepOutcome,
-};
+use tapscope_core::recording::{self, Header, SESSION_FILE, ScreenRef, Step, StepOutcome};
 
-use super::document::{Document, decode_png};
+pub use self::screens::CACHE_SCREENS;
+use self::screens::Screens;
+use super::document::Document;
+use super::workbench::Workbench;
 
 /// What every step of one recording shares: where it is, its header and a list of steps.
 #[derive(Debug)]
@@ -20,6 +27,16 @@ pub struct RecordingInfo {
     pub header: Header,
     /// Every step's number, tool and outcome, in file order, for the step list.
     pub steps: Vec<StepSummary>,
+    /// Each step's screen, loaded when asked for.
+    screens: Arc<Screens>,
+}
+
+impl RecordingInfo {
+    /// How many of the recording's screens are loaded and held in its cache (at most
+    /// [`CACHE_SCREENS`]).
+    pub fn screens_in_memory(&self) -> usize {
+        self.screens.in_memory()
+    }
 }
 
 /// One line of the step list.
@@ -75,27 +92,35 @@ pub fn is_recording(path: &Path) -> bool {
     }
 }
 
-/// Reads the recording in `path` into one document per step. Lines that could not be read
-/// and screen files that are missing become warnings on the first document; a recording
-/// that cannot be read at all (another format or version, no steps) is an error.
+/// Reads the recording in `path`: its step log, into one document per step. Only the first
+/// step with a screen is loaded (here, off the UI thread); the others load when shown.
+/// Lines that could not be read and screen files that are missing become warnings on the
+/// first document (files that are there but damaged are found when their step is shown);
+/// a recording that cannot be read at all (another format or version, no steps) is an
+/// error.
 pub fn open(path: &Path) -> Result<(Vec<Document>, Vec<String>), String> {
-    let recording = recording::read(path).map_err(|e| e.to_string())?;
+    let mut recording = recording::read(path).map_err(|e| e.to_string())?;
     let name = folder_name(&recording.dir);
     let mut warnings: Vec<String> = recording
         .problems
         .iter()
         .map(|problem| format!("{name}: {problem}"))
         .collect();
-    if recording.steps.is_empty() {
+    let steps = std::mem::take(&mut recording.steps);
+    if steps.is_empty() {
         warnings.insert(0, format!("{name} holds no readable step"));
         return Err(warnings.join("\n"));
     }
+    let mut files = Files::default();
+    let shown: Vec<Shown> = steps
+        .iter()
+        .map(|step| files.shown(&recording, step))
+        .collect();
     let info = Arc::new(RecordingInfo {
         dir: recording.dir.clone(),
         name: name.clone(),
         header: recording.header.clone(),
-        steps: recording
-            .steps
+        steps: steps
             .iter()
             .map(|step| StepSummary {
                 number: step.step,
@@ -103,26 +128,32 @@ pub fn open(path: &Path) -> Result<(Vec<Document>, Vec<String>), String> {
                 outcome: step.outcome,
             })
             .collect(),
+        screens: Arc::new(Screens::new(
+            recording,
+            shown.iter().map(|s| s.screen.clone()).collect(),
+        )),
     });
-    let mut screens = Screens::new(&recording);
-    let mut documents: Vec<Document> = recording
-        .steps
-        .iter()
+    let mut documents: Vec<Document> = steps
+        .into_iter()
+        .zip(shown)
         .enumerate()
-        .map(|(index, step)| step_document(&mut screens, &info, index, step))
+        .map(|(index, (step, shown))| step_document(&info, index, step, shown))
         .collect();
-    if !screens.failed.is_empty() {
-        let files: Vec<&str> = screens.failed.iter().map(String::as_str).collect();
-        let count = match files.len() {
+    if !files.missing.is_empty() {
+        let missing: Vec<&str> = files.missing.iter().map(String::as_str).collect();
+        let count = match missing.len() {
             1 => "a screen file is".to_owned(),
             n => format!("{n} screen files are"),
         };
         warnings.push(format!(
-            "{name}: {count} missing or damaged ({}); the steps that show them say why",
-            files.join(", ")
+            "{name}: {count} missing ({}); the steps that show them say why",
+            missing.join(", ")
         ));
     }
     documents[0].warnings.extend(warnings);
+    if let Some(first) = documents.iter().position(Document::has_screen) {
+        show(&mut documents, first);
+    }
     Ok((documents, Vec::new()))
 }
 
@@ -134,129 +165,173 @@ fn folder_name(dir: &Path) -> String {
     )
 }
 
-fn step_document(
-    screens: &mut Screens,
-    info: &Arc<RecordingInfo>,
-    index: usize,
-    step: &Step,
-) -> Document {
-    let name = format!("step {} · {}", step.step, step.tool);
-    let screen = match (&step.after, &step.before) {
-        (Some(after), _) => Some((Side::After, after)),
-        (None, Some(before)) => Some((Side::Before, before)),
-        (None, None) => None,
-    };
-    let (mut document, shown) = match screen {
-        None => {
-            let mut document = Document::without_screen(name.clone());
-            document.screen_notes.push(format!(
-                "{name} recorded no screen: the call neither read nor changed it"
-            ));
-            (document, None)
+/// Which screen a step shows, found without reading it.
+struct Shown {
+    side: Option<Side>,
+    screen: Option<ScreenRef>,
+    /// Why a step with a screen has none to show (its dump is missing).
+    note: Option<String>,
+}
+
+/// Which screen files are there, each looked up once.
+#[derive(Default)]
+struct Files {
+    there: HashMap<String, bool>,
+    missing: BTreeSet<String>,
+}
+
+impl Files {
+    /// The screen the step left, else the one it acted on; a screen whose dump is missing
+    /// is none, with the reason.
+    fn shown(&mut self, recording: &recording::Recording, step: &Step) -> Shown {
+        let screen = match (&step.after, &step.before) {
+            (Some(after), _) => Some((Side::After, after)),
+            (None, Some(before)) => Some((Side::Before, before)),
+            (None, None) => None,
+        };
+        let Some((side, screen)) = screen else {
+            let note = format!(
+                "step {} · {} recorded no screen: the call neither read nor changed it",
+                step.step, step.tool
+            );
+            return Shown {
+                side: None,
+                screen: None,
+                note: Some(note),
+            };
+        };
+        if let Some(png) = &screen.screenshot {
+            self.is_there(recording, png);
         }
-        Some((side, screen)) => match screens.document(screen) {
-            Ok(document) => (document, Some(side)),
-            Err(why) => {
-                let mut document = Document::without_screen(name.clone());
-                document.screen_notes.push(why);
-                (document, None)
-            }
-        },
-    };
-    document.name = name;
+        if self.is_there(recording, &screen.dump) {
+            return Shown {
+                side: Some(side),
+                screen: Some(screen.clone()),
+                note: None,
+            };
+        }
+        let why = match recording.load_bytes(&screen.dump) {
+            Err(e) => format!("{e}; the step has no screen to show"),
+            Ok(_) => format!("{} could not be read", screen.dump),
+        };
+        Shown {
+            side: None,
+            screen: None,
+            note: Some(why),
+        }
+    }
+
+    fn is_there(&mut self, recording: &recording::Recording, path: &str) -> bool {
+        if let Some(&there) = self.there.get(path) {
+            return there;
+        }
+        let there = recording.dir.join(path).is_file();
+        if !there {
+            self.missing.insert(path.to_owned());
+        }
+        self.there.insert(path.to_owned(), there);
+        there
+    }
+}
+
+/// A step's document with its metadata only: its screen, if any, loads when shown.
+fn step_document(info: &Arc<RecordingInfo>, index: usize, step: Step, shown: Shown) -> Document {
+    let name = format!("step {} · {}", step.step, step.tool);
+    let mut document = Document::without_screen(name);
+    document.screen_notes.extend(shown.note);
+    document.unloaded = shown.side.is_some();
     document.step = Some(Box::new(StepInfo {
         recording: Arc::clone(info),
         index,
-        step: step.clone(),
-        shown,
+        step,
+        shown: shown.side,
     }));
     document
 }
 
-/// The screens of one recording, each dump parsed and each screenshot decoded once however
-/// many steps show it.
-struct Screens<'a> {
-    recording: &'a Recording,
-    images: HashMap<String, Result<Arc<egui::ColorImage>, String>>,
-    documents: HashMap<(String, Option<String>), Result<Document, String>>,
-    /// Screen files that could not be read, by path.
-    failed: BTreeSet<String>,
+/// Loads the screen of `documents[index]` when it is a step whose screen is not in memory,
+/// and lets the other steps' screens go (their recording's cache keeps the recent ones).
+/// Returns whether it loaded one.
+fn show(documents: &mut [Document], index: usize) -> bool {
+    for (k, document) in documents.iter_mut().enumerate() {
+        if k != index && document.screen_loaded() && document.step.is_some() {
+            unload(document);
+        }
+    }
+    let Some(document) = documents.get_mut(index).filter(|d| !d.screen_loaded()) else {
+        return false;
+    };
+    *document = loaded(document);
+    true
 }
 
-impl<'a> Screens<'a> {
-    fn new(recording: &'a Recording) -> Self {
-        Self {
-            recording,
-            images: HashMap::new(),
-            documents: HashMap::new(),
-            failed: BTreeSet::new(),
-        }
-    }
-
-    /// The screen as a document under its recorded version (so its handles are the ones
-    /// the agent read), with a note when its screenshot cannot be shown.
-    fn document(&mut self, screen: &ScreenRef) -> Result<Document, String> {
-        let key = (screen.dump.clone(), screen.screenshot.clone());
-        let loaded = match self.documents.get(&key) {
-            Some(loaded) => loaded.clone(),
-            None => {
-                let loaded = self.load(screen);
-                self.documents.insert(key, loaded.clone());
-                loaded
+/// The step's document with its screen, or with the reason it has none.
+fn loaded(document: &mut Document) -> Document {
+    let mut info = document.step.take();
+    let name = std::mem::take(&mut document.name);
+    let screen = info
+        .as_ref()
+        .and_then(|i| i.recording.screens.document(i.index));
+    let mut loaded = match screen {
+        Some(Ok(loaded)) => loaded,
+        failed => {
+            if let Some(info) = info.as_mut() {
+                info.shown = None;
             }
-        };
-        // The same files can come back under a later version (a screen that did not change).
-        loaded.map(|mut document| {
-            document.version = screen.version.clone();
-            document
-        })
+            let mut loaded = Document::without_screen(name.clone());
+            loaded.screen_notes.extend(failed.and_then(Result::err));
+            loaded
+        }
+    };
+    loaded.name = name;
+    loaded.warnings = std::mem::take(&mut document.warnings);
+    loaded.step = info;
+    loaded
+}
+
+/// Back to the step's metadata; the screen stays in the recording's cache a while.
+fn unload(document: &mut Document) {
+    if document.step.as_ref().is_none_or(|s| s.shown.is_none()) {
+        return; // a step without a screen holds only its metadata already
+    }
+    let mut placeholder = Document::without_screen(std::mem::take(&mut document.name));
+    placeholder.unloaded = true;
+    placeholder.warnings = std::mem::take(&mut document.warnings);
+    placeholder.step = document.step.take();
+    *document = placeholder;
+}
+
+impl Workbench {
+    /// Loads the screen of the step on show if it is not in memory, lets the other steps'
+    /// screens go, and loads the neighbouring steps' screens in the background.
+    pub(super) fn load_current_screen(&mut self) {
+        if !show(&mut self.documents, self.current) {
+            return;
+        }
+        if let Some(info) = self.step() {
+            let next = [info.index.wrapping_sub(1), info.index + 1];
+            info.recording.screens.prefetch(&next);
+        }
     }
 
-    fn load(&mut self, screen: &ScreenRef) -> Result<Document, String> {
-        let dump = self.recording.load_bytes(&screen.dump).map_err(|e| {
-            self.failed.insert(screen.dump.clone());
-            format!("{e}; the step has no screen to show")
-        })?;
-        let image = screen.screenshot.as_ref().map(|png| self.image(png));
-        let mut note = None;
-        let screenshot = match image {
-            Some(Err(why)) => {
-                note = Some(format!("{why}; showing a wireframe"));
-                None
-            }
-            other => other,
-        };
-        let path = self.recording.dir.join(&screen.dump);
-        let mut document =
-            Document::with_screenshot(screen.dump.clone(), Some(path), &dump, screenshot).map_err(
-                |e| {
-                    self.failed.insert(screen.dump.clone());
-                    format!("{e}; the step has no screen to show")
-                },
-            )?;
-        let warnings = std::mem::take(&mut document.warnings);
-        document
-            .screen_notes
-            .extend(note.into_iter().chain(warnings));
-        Ok(document)
-    }
-
-    fn image(&mut self, path: &str) -> Result<Arc<egui::ColorImage>, String> {
-        if let Some(image) = self.images.get(path) {
-            return image.clone();
+    /// The document of step `index` of the current document's recording, with its screen
+    /// loaded (from the cache when it is there), without changing what is shown: for
+    /// views that show another step beside the current one.
+    pub fn step_document(&self, index: usize) -> Option<Document> {
+        let info = self.step()?;
+        let target = (self.current + index).checked_sub(info.index)?;
+        let document = self.documents.get(target)?;
+        let same = document
+            .step
+            .as_deref()
+            .is_some_and(|s| Arc::ptr_eq(&s.recording, &info.recording) && s.index == index);
+        if !same {
+            return None;
         }
-        let image = self
-            .recording
-            .load_bytes(path)
-            .map_err(|e| e.to_string())
-            .and_then(|bytes| {
-                decode_png(&bytes).map_err(|e| format!("{path} is not a readable PNG ({e})"))
-            })
-            .map(Arc::new);
-        if image.is_err() {
-            self.failed.insert(path.to_owned());
+        let mut document = document.clone();
+        if !document.screen_loaded() {
+            document = loaded(&mut document);
         }
-        self.images.insert(path.to_owned(), image.clone());
-        image
+        Some(document)
     }
 }

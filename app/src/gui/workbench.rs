@@ -12,6 +12,7 @@ use super::open::Loaded;
 use super::recording::StepInfo;
 use super::selection::Selection;
 use super::views::{banner, details, pruned, raw, rules, screen, stats, step};
+use super::views::{compare, replay, timeline};
 
 /// What a person chose, kept across documents (and what a saved session would keep).
 #[derive(Clone, Debug, PartialEq)]
@@ -57,7 +58,11 @@ pub struct Workbench {
     pub rules_panel: rules::RulesState,
     pub banner: banner::Banner,
     pub step_panel: step::StepState,
+    /// The timeline, forensics and compare views of a recording.
+    pub replay: replay::Replay,
     pub(super) loading: Option<(String, Promise<Loaded>)>,
+    /// Live mode: a phone on show, taken over, served to agents.
+    pub live: super::live::LiveState,
 }
 
 impl std::fmt::Debug for Workbench {
@@ -83,7 +88,9 @@ impl Workbench {
             rules_panel: rules::RulesState::default(),
             banner: banner::Banner::default(),
             step_panel: step::StepState::default(),
+            replay: replay::Replay::default(),
             loading: None,
+            live: super::live::LiveState::default(),
         }
     }
 
@@ -146,6 +153,9 @@ impl Workbench {
         if same_recording {
             self.current = target;
             self.selection = Selection::default();
+            // Its screen loads now, so the rest of this frame draws it whole.
+            self.load_current_screen();
+            self.refresh_analysis();
         }
     }
 
@@ -250,11 +260,21 @@ impl Workbench {
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         self.poll_loading();
         self.handle_dropped_files(ui.ctx());
+        let info = self
+            .documents
+            .get(self.current)
+            .and_then(|d| d.step.as_deref());
+        if let Some(index) = info.and_then(|i| timeline::timeline_keys(ui, i, &mut self.replay)) {
+            self.go_to_step(index);
+        }
         self.handle_keys(ui);
+        self.load_current_screen();
+        self.live_frame();
         self.refresh_analysis();
         self.selection.new_frame();
 
         egui::Panel::top("toolbar").show(ui, |ui| self.toolbar_ui(ui));
+        self.live_ui(ui);
         if let (Some(document), Some(analysis)) = (self.documents.get(self.current), &self.analysis)
         {
             egui::Panel::top("stats").show(ui, |ui| {
@@ -272,11 +292,26 @@ impl Workbench {
             let go = egui::Panel::bottom("step")
                 .resizable(true)
                 .default_size(250.0)
-                .show(ui, |ui| step::step_ui(ui, info, &mut self.step_panel))
+                .show(ui, |ui| {
+                    step::step_ui(ui, info, &mut self.step_panel, &mut self.replay)
+                })
                 .inner;
-            if let Some(index) = go {
+            let scrub = egui::Panel::bottom("timeline")
+                .show(ui, |ui| timeline::timeline_ui(ui, info, &mut self.replay))
+                .inner;
+            if let Some(index) = go.or(scrub) {
                 self.go_to_step(index);
             }
+        }
+        if self.replay.compare
+            && let Some(info) = self
+                .documents
+                .get(self.current)
+                .and_then(|d| d.step.as_deref())
+        {
+            egui::CentralPanel::default()
+                .show(ui, |ui| compare::compare_ui(ui, info, &mut self.replay));
+            return;
         }
         let (Some(document), Some(analysis)) = (self.documents.get(self.current), &self.analysis)
         else {
@@ -394,6 +429,7 @@ impl Workbench {
             ui.separator();
             ui.toggle_value(&mut self.settings.heat_map, "Token heat map");
             ui.toggle_value(&mut self.settings.show_rules, "Rules");
+            ui.toggle_value(&mut self.live.shown, "Live");
             if self.loading.is_some() {
                 ui.spinner();
             }

@@ -2,6 +2,7 @@
 //! phone-use manual behind `load_skill`, each call written to the journal when recording.
 //! The transport is the caller's choice.
 
+pub mod gate;
 pub mod http;
 mod reply;
 pub mod shell;
@@ -25,6 +26,7 @@ pub use tools::{
 };
 
 use crate::journal::{Call, Journal};
+use gate::{Entry, Gate};
 
 /// The operating manual `load_skill` returns.
 pub const PHONE_USE_SKILL: &str = include_str!("../../../assets/skills/phone-use.md");
@@ -51,6 +53,8 @@ pub struct PhoneServer<D, C> {
     /// The recording, when there is one; `None` inside once writing it failed. Held
     /// across each call so steps are written in the order they reached the device.
     journal: Arc<Mutex<Option<Journal>>>,
+    /// Whether a person holds the phone (agents wait) or agents may act.
+    gate: Arc<Gate>,
     tool_router: rmcp::handler::server::router::tool::ToolRouter<Self>,
 }
 
@@ -60,6 +64,7 @@ impl<D, C: Clone> Clone for PhoneServer<D, C> {
             session: Arc::clone(&self.session),
             clock: self.clock.clone(),
             journal: Arc::clone(&self.journal),
+            gate: Arc::clone(&self.gate),
             tool_router: self.tool_router.clone(),
         }
     }
@@ -111,6 +116,7 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
             clock: session.clock(),
             session: Arc::new(session),
             journal: Arc::new(Mutex::new(None)),
+            gate: Arc::new(Gate::default()),
             tool_router: Self::tool_router(),
         }
     }
@@ -147,17 +153,52 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
         call: impl FnOnce(&Session<D, C>) -> Result<Reply, Failure> + Send + 'static,
     ) -> Result<CallToolResult, ErrorData> {
         let server = self.clone();
-        tokio::task::spawn_blocking(move || server.run_blocking(request, call))
+        let left = gate::caller_left();
+        tokio::task::spawn_blocking(move || server.run_blocking(request, call, left))
             .await
             .map_err(|e| ErrorData::internal_error(format!("the tool call failed: {e}"), None))
     }
 
+    /// Passes the gate (waiting while a person holds the phone), then runs and journals
+    /// the call under the journal's lock.
     fn run_blocking(
         &self,
         request: Request,
         call: impl FnOnce(&Session<D, C>) -> Result<Reply, Failure>,
+        left: impl Fn() -> bool,
     ) -> CallToolResult {
-        let mut journal = self.journal.lock().unwrap_or_else(PoisonError::into_inner);
+        let (mut journal, admitted) = match self.gate.enter(&self.journal, left) {
+            Entry::Open(journal, note) => (journal, Ok(note)),
+            Entry::TimedOut(journal) => (journal, Err(Failure::Refused(gate::HELD.into()))),
+            Entry::Left => return gate::left_result(),
+        };
+        let note = admitted.as_ref().ok().copied().flatten();
+        let (result, stopped) =
+            self.journaled(&mut journal, Actor::Agent, request, note, |session| {
+                admitted?;
+                call(session)
+            });
+        let mut tool_result = match &result {
+            Ok(reply) => CallToolResult::success(reply.blocks()),
+            Err(failure) => CallToolResult::error(vec![ContentBlock::text(failure.message())]),
+        };
+        if let Some(note) = note {
+            tool_result.content.insert(0, ContentBlock::text(note));
+        }
+        tool_result.content.extend(stopped.map(ContentBlock::text));
+        tool_result
+    }
+
+    /// Runs `call` and, when recording, writes its step as `actor`'s with `note` before
+    /// its message; returns the result and, when writing failed, why recording stopped.
+    fn journaled(
+        &self,
+        journal: &mut Option<Journal>,
+        actor: Actor,
+        request: Request,
+        note: Option<&str>,
+        call: impl FnOnce(&Session<D, C>) -> Result<Reply, Failure>,
+    ) -> (Result<Reply, Failure>, Option<String>) {
         let recording = journal.is_some();
         let before = recording.then(|| self.session.latest()).flatten();
         let version_used = match (&request.handle, request.on_screenshot) {
@@ -168,17 +209,16 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
         let at = self.clock.now();
         let result = call(&self.session);
         let duration = self.clock.now().saturating_sub(at);
-        let mut tool_result = match &result {
-            Ok(reply) => CallToolResult::success(reply.blocks()),
-            Err(failure) => CallToolResult::error(vec![ContentBlock::text(failure.message())]),
-        };
         let Some(writer) = journal.as_mut() else {
-            return tool_result;
+            return (result, None);
         };
-        let (done, message) = match &result {
+        let (done, mut message) = match &result {
             Ok(reply) => (reply.done(), reply.message()),
             Err(failure) => (failure.done(), failure.message().to_owned()),
         };
+        if let Some(note) = note {
+            message = [note, &message].join("\n").trim_end().to_owned();
+        }
         let screenshot = match &result {
             // A recording without this screenshot is still whole: its dump is there.
             Ok(Reply::Observed(_) | Reply::Acted(_)) => {
@@ -187,7 +227,7 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
             _ => None,
         };
         let call = Call {
-            actor: Actor::Agent,
+            actor,
             tool: request.tool.to_owned(),
             arguments: request.arguments,
             handle: request.handle,
@@ -195,23 +235,24 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
             at,
             duration,
         };
-        if let Err(e) = writer.record(
+        let written = writer.record(
             &call,
             before.as_deref(),
             done,
             &message,
             screenshot.as_deref(),
-        ) {
-            // Reported here once, to the operator and to the agent; the server goes on.
-            let stopped = format!(
-                "tapscope stopped recording to {}: {e}",
-                writer.dir().display()
-            );
-            eprintln!("tapscope: {stopped}");
-            tool_result.content.push(ContentBlock::text(stopped));
-            *journal = None;
-        }
-        tool_result
+        );
+        let Err(e) = written else {
+            return (result, None);
+        };
+        // Reported here once, to the operator and to the caller; the server goes on.
+        let stopped = format!(
+            "tapscope stopped recording to {}: {e}",
+            writer.dir().display()
+        );
+        eprintln!("tapscope: {stopped}");
+        *journal = None;
+        (result, Some(stopped))
     }
 }
 
@@ -221,5 +262,19 @@ impl<D: ServedDevice, C: ServedClock> ServerHandler for PhoneServer<D, C> {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("tapscope", env!("CARGO_PKG_VERSION")))
             .with_instructions(INSTRUCTIONS)
+    }
+
+    /// The router's call, with the call's cancellation at hand: a call waiting for a
+    /// person to hand the phone back gives up when its client leaves.
+    async fn call_tool(
+        &self,
+        request: rmcp::model::CallToolRequestParams,
+        context: rmcp::service::RequestContext<rmcp::RoleServer>,
+    ) -> Result<rmcp::model::CallToolResponse, ErrorData> {
+        let caller = context.ct.clone();
+        let call = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
+        gate::CALLER
+            .scope(caller, self.tool_router.call(call))
+            .await
     }
 }

@@ -3,6 +3,7 @@
 //! observes again — all under one lock, so two callers never interleave on a device.
 
 mod observe;
+pub mod synthetic;
 #[cfg(test)]
 mod tests;
 

@@ -1,13 +1,18 @@
 //! One pane of the workbench per module, each drawn by a `*_ui` function.
 
 pub mod banner;
+pub mod compare;
 pub mod details;
+pub mod forensics;
+pub mod picture;
 pub mod pruned;
 pub mod raw;
+pub mod replay;
 pub mod rules;
 pub mod screen;
 pub mod stats;
 pub mod step;
+pub mod timeline;
 
 /// Highlight colours shared by the panes.
 pub mod colors {

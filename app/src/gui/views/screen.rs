@@ -35,6 +35,17 @@ pub struct ScreenState {
     pub last_image_rect: Option<Rect>,
     /// The uploaded screenshot, with the image it was made from.
     texture: Option<(TextureKey, egui::TextureHandle)>,
+    /// A person drives a live phone: a click taps and a drag swipes instead of panning.
+    pub touch: bool,
+    /// The gesture made this frame in touch mode, in display pixels, for the caller to take.
+    pub gesture: Option<Gesture>,
+}
+
+/// A click or a drag on the picture, in display pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Gesture {
+    Tap(Pos2),
+    Swipe { from: Pos2, to: Pos2 },
 }
 
 impl Default for ScreenState {
@@ -44,6 +55,8 @@ impl Default for ScreenState {
             pan: Vec2::ZERO,
             last_image_rect: None,
             texture: None,
+            touch: false,
+            gesture: None,
         }
     }
 }
@@ -86,15 +99,39 @@ impl ScreenState {
             return None;
         };
         if self.texture.as_ref().is_none_or(|(k, _)| *k != key) {
-            let image = fit_texture(&screenshot.image, ctx.input(|i| i.max_texture_side));
-            let options =
-                egui::TextureOptions::LINEAR.with_mipmap_mode(Some(egui::TextureFilter::Linear));
-            let name = format!("screenshot of {}", document.name);
-            let handle = ctx.load_texture(name, image, options);
+            let handle = upload_screenshot(ctx, &screenshot.image, &document.name);
             self.texture = Some((key, handle));
         }
         self.texture.as_ref().map(|(_, t)| t.id())
     }
+}
+
+/// Uploads a document's screenshot as a texture, halved until the GPU takes it.
+pub fn upload_screenshot(
+    ctx: &egui::Context,
+    image: &Arc<ColorImage>,
+    name: &str,
+) -> egui::TextureHandle {
+    let image = fit_texture(image, ctx.input(|i| i.max_texture_side));
+    let options = egui::TextureOptions::LINEAR.with_mipmap_mode(Some(egui::TextureFilter::Linear));
+    ctx.load_texture(format!("screenshot of {name}"), image, options)
+}
+
+/// Paints the document's screenshot (its uploaded `texture`) or else its wireframe, fitted
+/// into `area`; returns the mapping from display pixels, to draw over it.
+pub fn paint_picture(
+    painter: &egui::Painter,
+    document: &Document,
+    texture: Option<egui::TextureId>,
+    area: Rect,
+) -> RectTransform {
+    let image = image_rect(area, picture_size(document), &ScreenState::default());
+    let to_screen = display_transform(document, image);
+    match texture {
+        Some(texture) => paint_screenshot(painter, texture, image),
+        None => paint_wireframe(painter, document, &to_screen),
+    }
+    to_screen
 }
 
 /// The document's version and its screenshot's address: one texture per loaded image.
@@ -131,6 +168,9 @@ pub fn screen_ui(
         None => paint_wireframe(&painter, document, &to_screen),
     }
     hover_and_click(&response, document, inspection, selection, &to_screen);
+    if state.touch {
+        state.gesture = gesture(&response, &to_screen).or(state.gesture);
+    }
     paint_overlay(
         &painter, document, inspection, selection, &to_screen, heat_map,
     );
@@ -207,7 +247,7 @@ fn zoom_and_pan(ui: &egui::Ui, response: &egui::Response, state: &mut ScreenStat
     let before = (state.zoom, state.pan);
     if response.double_clicked() {
         state.reset_view();
-    } else if response.dragged() {
+    } else if response.dragged() && !state.touch {
         state.pan += response.drag_delta();
         ui.ctx().set_cursor_icon(egui::CursorIcon::Grabbing);
     }
@@ -220,6 +260,26 @@ fn zoom_and_pan(ui: &egui::Ui, response: &egui::Response, state: &mut ScreenStat
         state.pan += scroll;
     }
     before != (state.zoom, state.pan)
+}
+
+/// A click or a finished drag on the picture, in display pixels.
+fn gesture(response: &egui::Response, to_screen: &RectTransform) -> Option<Gesture> {
+    let to_display = |p: Pos2| to_screen.inverse().transform_pos(p);
+    if response.clicked() {
+        return response
+            .interact_pointer_pos()
+            .map(|p| Gesture::Tap(to_display(p)));
+    }
+    if !response.drag_stopped() {
+        return None;
+    }
+    let (from, to) = response
+        .ctx
+        .input(|i| (i.pointer.press_origin(), i.pointer.interact_pos()));
+    Some(Gesture::Swipe {
+        from: to_display(from?),
+        to: to_display(to?),
+    })
 }
 
 /// Zooms by `factor`, keeping the point under the pointer where it is.
@@ -259,7 +319,8 @@ fn display_transform(document: &Document, image: Rect) -> RectTransform {
     RectTransform::from_to(display, image)
 }
 
-fn to_egui_rect(rect: tapscope_core::Rect) -> Rect {
+/// A node's bounds in egui's terms (display pixels).
+pub fn to_egui_rect(rect: tapscope_core::Rect) -> Rect {
     Rect::from_min_max(
         pos2(rect.left as f32, rect.top as f32),
         pos2(rect.right as f32, rect.bottom as f32),

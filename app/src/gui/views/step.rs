@@ -1,10 +1,13 @@
 //! The step pane of a recording: what the call asked, how it ended, how the screen settled,
-//! the versions it met and its result text; previous / next and a list of every step.
+//! the versions it met and its result text, its forensics review; previous / next and a
+//! list of every step.
 
 use egui::{Color32, RichText};
 use serde_json::Value;
 use tapscope_core::recording::{Actor, ScreenRef, Step, StepOutcome};
 
+use super::forensics::forensics_ui;
+use super::replay::Replay;
 use super::{colors, line_rows_ui};
 use crate::gui::recording::{Side, StepInfo};
 
@@ -15,7 +18,12 @@ pub struct StepState {
 }
 
 /// Draws the step; returns the index of the step to go to, when one was asked for.
-pub fn step_ui(ui: &mut egui::Ui, info: &StepInfo, state: &mut StepState) -> Option<usize> {
+pub fn step_ui(
+    ui: &mut egui::Ui,
+    info: &StepInfo,
+    state: &mut StepState,
+    replay: &mut Replay,
+) -> Option<usize> {
     let mut go = header_ui(ui, info);
     ui.separator();
     egui::Panel::left("step list")
@@ -30,7 +38,7 @@ pub fn step_ui(ui: &mut egui::Ui, info: &StepInfo, state: &mut StepState) -> Opt
         .resizable(true)
         .default_size(560.0)
         .show(ui, |ui| message_ui(ui, &info.step));
-    egui::CentralPanel::default().show(ui, |ui| facts_ui(ui, info));
+    egui::CentralPanel::default().show(ui, |ui| facts_ui(ui, info, replay));
     go
 }
 
@@ -43,7 +51,8 @@ pub fn outcome_color(outcome: StepOutcome) -> Color32 {
     }
 }
 
-fn outcome_word(outcome: StepOutcome) -> &'static str {
+/// `ok`, `refused` or `error`.
+pub fn outcome_word(outcome: StepOutcome) -> &'static str {
     match outcome {
         StepOutcome::Ok => "ok",
         StepOutcome::Refused => "refused",
@@ -130,12 +139,13 @@ fn message_ui(ui: &mut egui::Ui, step: &Step) {
 }
 
 /// The step's facts, one per row.
-fn facts_ui(ui: &mut egui::Ui, info: &StepInfo) {
+fn facts_ui(ui: &mut egui::Ui, info: &StepInfo, replay: &mut Replay) {
     let step = &info.step;
     egui::ScrollArea::vertical()
         .id_salt("step facts")
         .auto_shrink([false, false])
         .show(ui, |ui| {
+            forensics_ui(ui, info, replay);
             if let Some(stale) = stale(step) {
                 ui.colored_label(colors::AMBER, stale);
             }
@@ -170,8 +180,13 @@ fn facts_ui(ui: &mut egui::Ui, info: &StepInfo) {
 /// "stale: …" when the call acted on a screen older than the latest one.
 pub fn stale(step: &Step) -> Option<String> {
     let (used, before) = (step.version_used.as_ref()?, step.version_before.as_ref()?);
-    (used != before)
+    is_stale(step)
         .then(|| format!("stale: the handle is from version {used}, the screen was at {before}"))
+}
+
+/// Whether the call acted on a screen older than the latest one (what forensics reviews).
+pub fn is_stale(step: &Step) -> bool {
+    matches!((&step.version_used, &step.version_before), (Some(used), Some(before)) if used != before)
 }
 
 fn or_none(value: Option<&str>) -> String {

@@ -1,0 +1,253 @@
+//! Live mode: a phone (the sim or an ADB serial) on show in the workbench, its screen
+//! refreshed after every settle; a person takes it over from agents (click to tap, drag to
+//! swipe, type, keys), and the MCP server can run on the same session.
+
+mod panel;
+pub mod phone;
+mod touch;
+mod worker;
+
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender};
+
+use tapscope_core::device::Key;
+
+pub use phone::LivePhone;
+use worker::{Command, Update};
+
+use super::document::Document;
+use super::selection::Selection;
+use super::workbench::Workbench;
+
+/// The live panel: what the person chose, and the phone when one is open.
+pub struct LiveState {
+    /// The panel is shown.
+    pub shown: bool,
+    pub device: String,
+    /// `sim` and the serials ADB listed last, and why ADB could not list any.
+    devices: Vec<String>,
+    adb_note: Option<String>,
+    /// The MCP server's port and the folder to record into (empty: none).
+    pub port: String,
+    pub record: String,
+    /// What the "Type" button types, and the key the menu presses.
+    pub text: String,
+    key: Key,
+    link: Option<Link>,
+}
+
+/// An open (or opening) phone and its thread.
+struct Link {
+    name: String,
+    commands: Sender<Command>,
+    updates: Receiver<Update>,
+    phone: Option<Arc<dyn LivePhone>>,
+    /// An action is running on the phone.
+    busy: bool,
+    /// Why the device failed or would not open, which stays until the next success.
+    error: Option<String>,
+    /// A refusal, or a note that does not stop anything.
+    note: Option<String>,
+    serving: Option<String>,
+    /// Where the live screen sits among the workbench's documents.
+    document: Option<usize>,
+}
+
+impl Default for LiveState {
+    fn default() -> Self {
+        Self {
+            shown: false,
+            device: "sim".to_owned(),
+            devices: vec!["sim".to_owned()],
+            adb_note: None,
+            port: "8791".to_owned(),
+            record: String::new(),
+            text: String::new(),
+            key: Key::Enter,
+            link: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for LiveState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LiveState")
+            .field("shown", &self.shown)
+            .field("device", &self.device)
+            .field("open", &self.link.as_ref().map(|l| &l.name))
+            .finish_non_exhaustive()
+    }
+}
+
+impl LiveState {
+    /// Opens the chosen device off the UI thread.
+    pub fn connect(&mut self, ctx: &egui::Context) {
+        let device = self.device.clone();
+        self.start(ctx, device.clone(), move || phone::open(&device));
+    }
+
+    /// Shows a phone opened elsewhere (a test's sim on a virtual clock).
+    pub fn attach(&mut self, ctx: &egui::Context, name: &str, phone: Arc<dyn LivePhone>) {
+        self.start(ctx, name.to_owned(), move || Ok(phone));
+    }
+
+    fn start(
+        &mut self,
+        ctx: &egui::Context,
+        name: String,
+        open: impl FnOnce() -> Result<Arc<dyn LivePhone>, String> + Send + 'static,
+    ) {
+        self.disconnect();
+        let (commands, updates) = worker::start(ctx.clone(), name.clone(), open);
+        self.shown = true;
+        self.link = Some(Link {
+            name,
+            commands,
+            updates,
+            phone: None,
+            busy: true,
+            error: None,
+            note: None,
+            serving: None,
+            document: None,
+        });
+    }
+
+    /// Hands the phone back and lets the thread (and the server) end.
+    pub fn disconnect(&mut self) {
+        if let Some(phone) = self.link.take().and_then(|l| l.phone) {
+            phone.hand_back();
+        }
+    }
+
+    /// The open phone, once it opened.
+    pub fn phone(&self) -> Option<&Arc<dyn LivePhone>> {
+        self.link.as_ref()?.phone.as_ref()
+    }
+
+    /// The MCP server's address while it runs.
+    pub fn serving(&self) -> Option<&str> {
+        self.link.as_ref()?.serving.as_deref()
+    }
+
+    /// What went wrong last, to show.
+    pub fn error(&self) -> Option<&str> {
+        self.link.as_ref()?.error.as_deref()
+    }
+
+    /// A person may act: no agents are served, or the person took the phone.
+    pub fn can_act(&self) -> bool {
+        self.phone()
+            .is_some_and(|p| self.serving().is_none() || p.is_held())
+    }
+
+    fn send(&mut self, command: Command) {
+        if let Some(link) = &mut self.link {
+            link.busy |= matches!(
+                command,
+                Command::Act(_) | Command::Touch(_) | Command::Refresh
+            );
+            // A thread that ended has said why already.
+            let _ = link.commands.send(command);
+        }
+    }
+
+    /// Lists `sim` and the phones ADB knows (asks the ADB server).
+    pub fn find_devices(&mut self) {
+        (self.devices, self.adb_note) = phone::devices();
+    }
+}
+
+impl Workbench {
+    /// Live mode's news: the phone's updates, and the person's gesture on its screen.
+    /// Called each frame before the current document is analysed.
+    pub fn live_frame(&mut self) {
+        self.poll_live();
+        let on_live = self
+            .live
+            .link
+            .as_ref()
+            .is_some_and(|l| l.document == Some(self.current));
+        self.screen.touch = on_live && self.live.can_act();
+        if let Some(gesture) = self.screen.gesture.take().filter(|_| self.screen.touch) {
+            self.live.send(Command::Touch(gesture));
+        }
+    }
+
+    /// The live panel, when shown.
+    pub fn live_ui(&mut self, ui: &mut egui::Ui) {
+        if self.live.shown {
+            egui::Panel::right("live")
+                .resizable(true)
+                .default_size(280.0)
+                .show(ui, |ui| panel::panel_ui(ui, &mut self.live));
+        }
+    }
+
+    fn poll_live(&mut self) {
+        let Some(link) = &mut self.live.link else {
+            return;
+        };
+        let updates: Vec<Update> = link.updates.try_iter().collect();
+        for update in updates {
+            let Some(link) = &mut self.live.link else {
+                return;
+            };
+            match update {
+                Update::Opened(phone) => link.phone = Some(phone),
+                Update::NotOpened(why) => {
+                    link.busy = false;
+                    link.error = Some(why);
+                }
+                Update::Screen(document) => {
+                    link.busy = false;
+                    link.error = None;
+                    self.show_live(*document);
+                }
+                Update::Refused(why) => {
+                    link.busy = false;
+                    link.note = Some(why);
+                }
+                Update::Failed(why) => {
+                    link.busy = false;
+                    link.error = Some(format!(
+                        "the phone did not answer: {why}. Check that it is connected \
+                         (`tapscope devices`), then connect again."
+                    ));
+                }
+                Update::Serving(url) => link.serving = url,
+            }
+        }
+    }
+
+    /// Puts the live screen in place of the last one, and on show.
+    fn show_live(&mut self, document: Document) {
+        let Some(link) = &mut self.live.link else {
+            return;
+        };
+        let slot = link.document.filter(|&i| {
+            self.documents
+                .get(i)
+                .is_some_and(|d| d.name == document.name)
+        });
+        let index = match slot {
+            Some(i) => {
+                self.documents[i] = document;
+                i
+            }
+            None => {
+                self.documents.push(document);
+                self.screen.reset_view();
+                self.documents.len() - 1
+            }
+        };
+        link.document = Some(index);
+        // A person looking at another document stays there.
+        if slot.is_none() || self.current == index {
+            self.current = index;
+            // Node ids and the pruned lines belong to the old screen.
+            self.analysis = None;
+            self.selection = Selection::default();
+        }
+    }
+}

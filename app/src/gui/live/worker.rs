@@ -1,0 +1,176 @@
+//! The live phone's thread: opens the device, runs a person's actions and the MCP server
+//! off the UI thread, and sends the screen (a `Document`) whenever a new version settles.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::time::Duration;
+
+use tapscope_core::session::Action;
+
+use super::phone::{LivePhone, Served};
+use super::touch;
+use crate::gui::document::Document;
+use crate::gui::views::screen::Gesture;
+use crate::mcp::Failure;
+
+/// How often the thread looks for a screen an agent left.
+const POLL: Duration = Duration::from_millis(250);
+
+/// What the workbench asks of the thread.
+#[derive(Debug)]
+pub enum Command {
+    Act(Action),
+    /// A click or drag on the live screen, in display pixels.
+    Touch(Gesture),
+    /// The person reads the screen again.
+    Refresh,
+    Serve {
+        addr: SocketAddr,
+        record: Option<PathBuf>,
+    },
+    StopServing,
+}
+
+/// What the thread tells the workbench.
+pub enum Update {
+    Opened(Arc<dyn LivePhone>),
+    /// The device could not be opened.
+    NotOpened(String),
+    Screen(Box<Document>),
+    /// An action was refused (nothing reached the device).
+    Refused(String),
+    /// The device failed: most often it was disconnected.
+    Failed(String),
+    /// The MCP server's address, or `None` once it stopped.
+    Serving(Option<String>),
+}
+
+/// Starts the thread on the phone `open` returns; `name` names its screens.
+pub fn start(
+    ctx: egui::Context,
+    name: String,
+    open: impl FnOnce() -> Result<Arc<dyn LivePhone>, String> + Send + 'static,
+) -> (Sender<Command>, Receiver<Update>) {
+    let (commands, inbox) = channel();
+    let (outbox, updates) = channel();
+    let send = move |update: Update| {
+        let _ = outbox.send(update);
+        ctx.request_repaint();
+    };
+    let spawned = std::thread::Builder::new()
+        .name("tapscope live".into())
+        .spawn(move || {
+            let phone = match open() {
+                Ok(phone) => phone,
+                Err(e) => return send(Update::NotOpened(e)),
+            };
+            send(Update::Opened(Arc::clone(&phone)));
+            Worker {
+                phone,
+                name,
+                send: &send,
+                shown: None,
+                served: None,
+            }
+            .run(&inbox);
+        });
+    if let Err(e) = spawned {
+        eprintln!("tapscope: the live thread did not start: {e}");
+    }
+    (commands, updates)
+}
+
+struct Worker<'a, F: Fn(Update)> {
+    phone: Arc<dyn LivePhone>,
+    name: String,
+    send: &'a F,
+    /// The version on show.
+    shown: Option<String>,
+    served: Option<Served>,
+}
+
+impl<F: Fn(Update)> Worker<'_, F> {
+    fn run(mut self, inbox: &Receiver<Command>) {
+        if self.phone.latest().is_none() {
+            self.refresh();
+        }
+        loop {
+            self.show_latest();
+            match inbox.recv_timeout(POLL) {
+                Ok(command) => self.handle(command),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return,
+            }
+        }
+    }
+
+    fn handle(&mut self, command: Command) {
+        match command {
+            Command::Act(action) => self.act(&action),
+            Command::Touch(gesture) => match self.phone.latest() {
+                Some(latest) => self.act(&touch::action(&latest, gesture)),
+                None => self.refresh(),
+            },
+            Command::Refresh => self.refresh(),
+            Command::Serve { addr, record } => {
+                self.served = None;
+                match self.phone.serve(addr, record.as_deref(), &self.name) {
+                    Ok(served) => {
+                        (self.send)(Update::Serving(Some(served.url.clone())));
+                        self.served = Some(served);
+                    }
+                    Err(e) => (self.send)(Update::Failed(format!("the MCP server: {e}"))),
+                }
+            }
+            Command::StopServing => {
+                self.served = None;
+                (self.send)(Update::Serving(None));
+            }
+        }
+    }
+
+    fn act(&mut self, action: &Action) {
+        if let Err(failure) = self.phone.person_act(action) {
+            self.failed(&failure);
+        }
+    }
+
+    fn refresh(&mut self) {
+        if let Err(failure) = self.phone.person_observe() {
+            self.failed(&failure);
+        }
+    }
+
+    fn failed(&self, failure: &Failure) {
+        (self.send)(match failure {
+            Failure::Refused(why) => Update::Refused(why.clone()),
+            Failure::Failed(why) => Update::Failed(why.clone()),
+        });
+    }
+
+    /// Sends the latest observation when it is not the one on show.
+    fn show_latest(&mut self) {
+        let Some(latest) = self.phone.latest() else {
+            return;
+        };
+        if self.shown.as_deref() == Some(latest.version.as_str()) {
+            return;
+        }
+        self.shown = Some(latest.version.clone());
+        let png = self.phone.peek_png();
+        if let Err(e) = &png {
+            (self.send)(Update::Failed(format!("no screenshot: {e}")));
+        }
+        let name = format!("live: {}", self.name);
+        match Document::from_bytes(name, None, latest.raw.as_bytes(), png.ok().as_deref()) {
+            Ok(mut document) => {
+                // The handles shown are the session's.
+                document.version = latest.version.clone();
+                (self.send)(Update::Screen(Box::new(document)));
+            }
+            Err(e) => (self.send)(Update::Failed(e)),
+        }
+    }
+}

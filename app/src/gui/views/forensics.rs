@@ -1,0 +1,110 @@
+//! `forensics_ui`: whether the step on show acted on a screen that was gone, in one amber
+//! sentence, with the element the agent meant on the old screen beside what is at that
+//! point on the screen of the moment; and whether its observation came before the screen
+//! settled.
+
+use egui::{RichText, Vec2, vec2};
+use tapscope_core::forensics::{Stale, Target};
+use tapscope_core::recording::ScreenRef;
+
+use super::colors;
+use super::picture::{Mark, picture_ui};
+use super::replay::Replay;
+use crate::gui::recording::StepInfo;
+
+/// A phone screen's shape, small.
+const THUMBNAIL: Vec2 = vec2(72.0, 160.0);
+const CAPTION_WIDTH: f32 = 230.0;
+
+/// The review of `info`'s step; nothing when there is nothing to say.
+pub fn forensics_ui(ui: &mut egui::Ui, info: &StepInfo, replay: &mut Replay) {
+    let review = match replay.review(info) {
+        Ok(review) => review,
+        Err(why) => {
+            ui.colored_label(colors::LOST, format!("forensics: {why}"));
+            return;
+        }
+    };
+    if let Some(stale) = &review.stale {
+        let sentence = RichText::new(&stale.sentence)
+            .size(15.0)
+            .strong()
+            .color(colors::AMBER);
+        ui.add(egui::Label::new(sentence).wrap());
+        ui.horizontal(|ui| {
+            let old = replay.find_screen(info, &stale.version_used);
+            let now = replay.find_screen(info, &stale.version_at_action);
+            let ago = match stale.screens_ago {
+                1 => "1 screen ago".to_owned(),
+                n => format!("{n} screens ago"),
+            };
+            let meant = Side {
+                name: "meant on the old screen",
+                heading: format!("Meant, on the screen from {ago}"),
+                target: stale.meant.as_ref(),
+                color: colors::AMBER,
+            };
+            side_ui(ui, info, replay, old.as_ref(), &meant, stale);
+            ui.separator();
+            let now_there = Side {
+                name: "now at that point",
+                heading: "Now at that point, on the screen of the moment".to_owned(),
+                target: stale.now_there.as_ref(),
+                color: colors::HOVERED,
+            };
+            side_ui(ui, info, replay, now.as_ref(), &now_there, stale);
+        });
+    }
+    if review.unsettled {
+        ui.colored_label(colors::AMBER, "observation taken before the screen settled");
+    }
+}
+
+/// One of the two screens: what it is called, the element on it and its colour.
+struct Side<'a> {
+    name: &'static str,
+    heading: String,
+    target: Option<&'a Target>,
+    color: egui::Color32,
+}
+
+/// A thumbnail with the element's bounds and the point, and a caption beside it.
+fn side_ui(
+    ui: &mut egui::Ui,
+    info: &StepInfo,
+    replay: &mut Replay,
+    screen: Option<&ScreenRef>,
+    side: &Side,
+    stale: &Stale,
+) {
+    let mut marks: Vec<Mark> = side
+        .target
+        .and_then(|t| t.bounds)
+        .map(|bounds| Mark::Bounds(bounds, side.color))
+        .into_iter()
+        .collect();
+    marks.extend(stale.point.map(|p| Mark::Gesture(vec![p], side.color)));
+    let loaded = screen.map(|s| replay.screen(info, s));
+    match &loaded {
+        Some(Ok(screen)) => {
+            picture_ui(ui, screen, THUMBNAIL, side.name, &marks);
+        }
+        Some(Err(_)) | None => {
+            ui.allocate_exact_size(THUMBNAIL, egui::Sense::hover());
+        }
+    }
+    ui.vertical(|ui| {
+        ui.set_width(CAPTION_WIDTH);
+        ui.label(RichText::new(&side.heading).strong());
+        let what = side.target.map_or("nothing", |t| t.label.as_str());
+        ui.add(egui::Label::new(RichText::new(what).color(side.color)).wrap());
+        match (screen, &loaded) {
+            (Some(screen), Some(Ok(_))) => ui.weak(format!("version {}", screen.version)),
+            (_, Some(Err(why))) => ui.colored_label(colors::LOST, why),
+            _ => ui.weak("that screen is not in the recording"),
+        };
+        if let Some([x, y]) = stale.point {
+            ui.weak(format!("point ({x}, {y})"));
+        }
+    });
+}

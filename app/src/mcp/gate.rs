@@ -1,0 +1,313 @@
+//! The gate between agents and a person: a person takes the phone over (agents' calls wait,
+//! then fail with a clear message), acts on the same session and journal as the agents, and
+//! hands it back; the next agent call is told the screen changed meanwhile.
+
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use tapscope_core::recording::Actor;
+use tapscope_core::session::{Action, Observation, Outcome};
+use tokio_util::sync::CancellationToken;
+
+use super::reply::{Failure, Reply};
+use super::{PhoneServer, Request, ServedClock, ServedDevice};
+
+/// What an agent's call answers when it waited past the limit for a person to hand back.
+pub const HELD: &str = "a person holds the phone (taken over in the tapscope workbench); wait \
+                        and call screen_operation_accessibility again";
+
+/// The line the first agent call after a person's actions carries.
+pub const CHANGED: &str = "the screen changed while a person held the phone (in the tapscope \
+                           workbench): handles from before are stale; call \
+                           screen_operation_accessibility for the latest tree";
+
+/// What a call of a client that left while it waited answers (nobody reads it).
+const LEFT: &str = "the client left while a person held the phone; nothing was done";
+
+/// How long an agent's call waits for a person to hand the phone back.
+pub const DEFAULT_PATIENCE: Duration = Duration::from_secs(30);
+
+/// How often a waiting call looks whether its client left.
+const LOOK: Duration = Duration::from_millis(100);
+
+tokio::task_local! {
+    /// The running tool call's cancellation: cancelled when its client goes away.
+    pub(super) static CALLER: CancellationToken;
+}
+
+/// Who may act: agents, or (taken over) only a person.
+#[derive(Debug)]
+pub struct Gate {
+    state: Mutex<Hold>,
+    turned: Condvar,
+    patience: Duration,
+}
+
+#[derive(Debug, Default)]
+struct Hold {
+    held: bool,
+    /// An agent has called: later person actions are news to it.
+    agent_called: bool,
+    /// A person acted since the last agent call.
+    person_acted: bool,
+}
+
+/// How an agent's call passed the gate, holding the lock it asked for.
+pub(super) enum Entry<'a, T> {
+    /// Free to act; the note to give the agent, if a person acted since its last call.
+    Open(MutexGuard<'a, T>, Option<&'static str>),
+    /// Waited past the limit: refuse the call.
+    TimedOut(MutexGuard<'a, T>),
+    /// Its client left while it waited.
+    Left,
+}
+
+impl Default for Gate {
+    fn default() -> Self {
+        Self::new(DEFAULT_PATIENCE)
+    }
+}
+
+impl Gate {
+    /// A gate whose waiting calls give up after `patience`.
+    pub fn new(patience: Duration) -> Self {
+        Self {
+            state: Mutex::new(Hold::default()),
+            turned: Condvar::new(),
+            patience,
+        }
+    }
+
+    fn hold(&self) -> MutexGuard<'_, Hold> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A person holds the phone: agents' next calls wait.
+    pub fn take_over(&self) {
+        self.hold().held = true;
+    }
+
+    /// Agents may act again; the calls waiting proceed.
+    pub fn hand_back(&self) {
+        self.hold().held = false;
+        self.turned.notify_all();
+    }
+
+    pub fn is_held(&self) -> bool {
+        self.hold().held
+    }
+
+    /// A person's call reached the device: the agents' handles went stale.
+    fn person_acted(&self) {
+        let mut hold = self.hold();
+        hold.person_acted = hold.agent_called;
+    }
+
+    /// Waits until no person holds the phone (at most the patience, and only while
+    /// `left` says the client is there), then takes `lock`.
+    pub(super) fn enter<'a, T>(&self, lock: &'a Mutex<T>, left: impl Fn() -> bool) -> Entry<'a, T> {
+        let deadline = Instant::now() + self.patience;
+        let take = || lock.lock().unwrap_or_else(PoisonError::into_inner);
+        loop {
+            let mut hold = self.hold();
+            while hold.held {
+                if left() {
+                    return Entry::Left;
+                }
+                let now = Instant::now();
+                if now >= deadline {
+                    drop(hold);
+                    return Entry::TimedOut(take());
+                }
+                let slice = (deadline - now).min(LOOK);
+                hold = self
+                    .turned
+                    .wait_timeout(hold, slice)
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .0;
+            }
+            drop(hold);
+            // The person's actions take this lock too, so after it nothing of theirs runs.
+            let guard = take();
+            let mut hold = self.hold();
+            if !hold.held {
+                hold.agent_called = true;
+                let note = std::mem::take(&mut hold.person_acted).then_some(CHANGED);
+                return Entry::Open(guard, note);
+            }
+            // Taken over between the wait and the lock: let go and wait again.
+        }
+    }
+}
+
+/// Whether the running tool call's client has left (never, outside a tool call).
+pub(super) fn caller_left() -> impl Fn() -> bool + Send + 'static {
+    let token = CALLER.try_with(CancellationToken::clone).ok();
+    move || token.as_ref().is_some_and(CancellationToken::is_cancelled)
+}
+
+/// What a person does through the workbench: the same session, the same journal lock,
+/// recorded as `Actor::Person` steps in the tools' vocabulary.
+impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
+    /// Agents' calls wait at most `patience` while a person holds the phone.
+    pub fn with_patience(mut self, patience: Duration) -> Self {
+        self.gate = Arc::new(Gate::new(patience));
+        self
+    }
+
+    pub fn gate(&self) -> &Arc<Gate> {
+        &self.gate
+    }
+
+    pub fn take_over(&self) {
+        self.gate.take_over();
+    }
+
+    pub fn hand_back(&self) {
+        self.gate.hand_back();
+    }
+
+    pub fn is_held(&self) -> bool {
+        self.gate.is_held()
+    }
+
+    /// The latest observation, whoever made it (reads nothing from the device).
+    pub fn latest(&self) -> Option<Arc<Observation>> {
+        self.session.latest()
+    }
+
+    /// A person's action: acted, settled and observed like an agent's, and recorded.
+    pub fn person_act(&self, action: &Action) -> Result<Outcome, Failure> {
+        match self.person(person_request(action), |s| Ok(Reply::Acted(s.act(action)?)))? {
+            Reply::Acted(outcome) => Ok(outcome),
+            _ => unreachable!("an act replies with its outcome"),
+        }
+    }
+
+    /// A person reads the screen: a new version, so agents' handles go stale.
+    pub fn person_observe(&self) -> Result<Observation, Failure> {
+        let request = Request::new("screen_operation_accessibility", &json!({}));
+        match self.person(request, |s| Ok(Reply::Observed(s.observe()?)))? {
+            Reply::Observed(observation) => Ok(observation),
+            _ => unreachable!("an observation replies with it"),
+        }
+    }
+
+    fn person(
+        &self,
+        request: Request,
+        call: impl FnOnce(&tapscope_core::session::Session<D, C>) -> Result<Reply, Failure>,
+    ) -> Result<Reply, Failure> {
+        let mut journal = self.journal.lock().unwrap_or_else(PoisonError::into_inner);
+        let (result, _stopped) = self.journaled(&mut journal, Actor::Person, request, None, call);
+        if result.is_ok() {
+            self.gate.person_acted();
+        }
+        result
+    }
+}
+
+/// A person's action as the tool call an agent would make, coordinates in display pixels
+/// (`"pixels": "display"`) unless they are the screenshot's.
+fn person_request(action: &Action) -> Request {
+    let xy = |p: &tapscope_core::geometry::Point| [p.x, p.y];
+    match action {
+        Action::Tap(target) => target_request("tap", &json!({ "target": target.to_string() })),
+        Action::LongPress(target) => {
+            target_request("long_press", &json!({ "target": target.to_string() }))
+        }
+        Action::Scroll { target, direction } => target_request(
+            "scroll",
+            &json!({ "target": target.to_string(), "direction": direction }),
+        ),
+        Action::SwipeAcross { target, direction } => target_request(
+            "swipe",
+            &json!({ "target": target.to_string(), "direction": direction }),
+        ),
+        Action::Swipe { from, to, duration } => Request::new(
+            "swipe",
+            &json!({
+                "from": xy(from), "to": xy(to),
+                "duration_ms": duration.as_millis() as u64, "pixels": "display",
+            }),
+        ),
+        Action::SwipeImage { from, to, duration } => Request::new(
+            "swipe",
+            &json!({ "from": xy(from), "to": xy(to), "duration_ms": duration.as_millis() as u64 }),
+        )
+        .on_screenshot(),
+        Action::TapImage(at) => Request::new(
+            "screen_operation_shell",
+            &json!({ "command": format!("input tap {} {}", at.x, at.y) }),
+        )
+        .on_screenshot(),
+        Action::InputText(text) => Request::new("input_text", &json!({ "text": text })),
+        Action::Key(key) => Request::new("press_key", &json!({ "key": key.name() })),
+        Action::Launch(package) => Request::new("launch_app", &json!({ "package": package })),
+    }
+}
+
+fn target_request(tool: &'static str, arguments: &serde_json::Value) -> Request {
+    let handle = arguments["target"].as_str().unwrap_or_default().to_owned();
+    Request::new(tool, arguments).with_handle(&handle)
+}
+
+/// The result of a call whose client left while it waited.
+pub(super) fn left_result() -> rmcp::model::CallToolResult {
+    rmcp::model::CallToolResult::error(vec![rmcp::model::ContentBlock::text(LEFT)])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entered<T>(entry: &Entry<'_, T>) -> &'static str {
+        match entry {
+            Entry::Open(_, None) => "open",
+            Entry::Open(_, Some(_)) => "open with the note",
+            Entry::TimedOut(_) => "timed out",
+            Entry::Left => "left",
+        }
+    }
+
+    #[test]
+    fn an_open_gate_lets_calls_through_at_once() {
+        let (gate, lock) = (Gate::new(Duration::from_secs(30)), Mutex::new(()));
+        assert_eq!(entered(&gate.enter(&lock, || false)), "open");
+    }
+
+    #[test]
+    fn a_held_gate_times_out_or_notices_the_client_left() {
+        let (gate, lock) = (Gate::new(Duration::from_millis(150)), Mutex::new(()));
+        gate.take_over();
+        let started = Instant::now();
+        assert_eq!(entered(&gate.enter(&lock, || false)), "timed out");
+        assert!(started.elapsed() >= Duration::from_millis(150));
+        assert_eq!(entered(&gate.enter(&lock, || true)), "left");
+    }
+
+    #[test]
+    fn a_hand_back_releases_the_waiting_call_with_the_note_once() {
+        let gate = Arc::new(Gate::new(Duration::from_secs(30)));
+        let lock = Mutex::new(());
+        assert_eq!(entered(&gate.enter(&lock, || false)), "open");
+        gate.take_over();
+        gate.person_acted();
+        let person = Arc::clone(&gate);
+        let handing = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            person.hand_back();
+        });
+        assert_eq!(entered(&gate.enter(&lock, || false)), "open with the note");
+        assert_eq!(entered(&gate.enter(&lock, || false)), "open");
+        handing.join().expect("handed back");
+    }
+
+    #[test]
+    fn a_person_acting_before_any_agent_is_no_news() {
+        let (gate, lock) = (Gate::default(), Mutex::new(()));
+        gate.person_acted();
+        assert_eq!(entered(&gate.enter(&lock, || false)), "open");
+    }
+}

@@ -1,0 +1,215 @@
+//! Live mode on the sim, driven as a person would with egui_kittest: a click on the
+//! screenshot taps the phone and the screen follows once it settles; Back goes back; with
+//! the MCP server running, clicks tap only after "Take over".
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+mod common;
+
+use egui::pos2;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use rmcp::ServiceExt;
+use rmcp::transport::StreamableHttpClientTransport;
+use serde_json::json;
+use tapscope::gui::Workbench;
+use tapscope::mcp::PhoneServer;
+use tapscope::mcp::gate::CHANGED;
+use tapscope_core::device::sim::Sim;
+use tapscope_core::model::Flags;
+use tapscope_core::recording::{self, Actor};
+use tapscope_core::session::{Session, SessionConfig};
+use tapscope_core::stability::VirtualClock;
+
+const OBSERVE: &str = "screen_operation_accessibility";
+
+/// The centre of TapTube's launcher icon, in display pixels (its bounds: 40..280 × 300..560).
+const TAPTUBE: egui::Pos2 = pos2(160.0, 430.0);
+
+/// A workbench with nothing open.
+fn harness() -> Harness<'static, Workbench> {
+    Harness::builder()
+        .with_size(egui::vec2(1600.0, 960.0))
+        .build_ui_state(
+            |ui, workbench: &mut Workbench| workbench.ui(ui),
+            Workbench::new(),
+        )
+}
+
+/// A workbench showing the sim live, on a virtual clock so settling takes no real time.
+fn live_harness() -> Harness<'static, Workbench> {
+    let clock = VirtualClock::default();
+    let session = Session::new(Sim::new(clock.clone(), 1), clock, SessionConfig::default());
+    let phone = Arc::new(PhoneServer::new(session));
+    let mut harness = harness();
+    let ctx = harness.ctx.clone();
+    harness.state_mut().live.attach(&ctx, "sim", phone);
+    until(&mut harness, "the live screen shows the launcher", |w| {
+        shows(w, "TapTube")
+    });
+    harness
+}
+
+/// Whether the current document is the live screen and its dump has `text`.
+fn shows(workbench: &Workbench, text: &str) -> bool {
+    workbench
+        .document()
+        .is_some_and(|d| d.name == "live: sim" && d.text.contains(text))
+        && workbench.analysis.is_some()
+}
+
+/// Runs frames until `done`, failing with `what` after a few seconds.
+fn until(harness: &mut Harness<'_, Workbench>, what: &str, done: impl Fn(&Workbench) -> bool) {
+    let started = Instant::now();
+    while !done(harness.state()) {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "timed out waiting until {what}; the panel says: {:?}",
+            harness.state().live.error()
+        );
+        harness.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    harness.step();
+}
+
+fn click_screen_at(harness: &mut Harness<'_, Workbench>, display: egui::Pos2) {
+    let state = harness.state();
+    let at = state
+        .screen
+        .display_to_screen(state.document().expect("a document"), display)
+        .expect("the screen pane drew the display");
+    harness.drag_at(at);
+    harness.step();
+    harness.drop_at(at);
+    harness.step();
+}
+
+#[test]
+fn a_click_on_the_screen_taps_the_phone_and_back_returns() {
+    let mut harness = live_harness();
+    assert!(
+        harness.state().screen.touch,
+        "no server: the person may act"
+    );
+    click_screen_at(&mut harness, TAPTUBE);
+    until(&mut harness, "the feed is shown after the tap", |w| {
+        shows(w, "Search videos")
+    });
+    let in_pane = harness.query_all_by_label_contains("\"Search videos\" click");
+    assert!(in_pane.count() > 0, "the pruned pane shows the feed");
+
+    harness.get_by_label("Back").click();
+    until(&mut harness, "Back returns to the launcher", |w| {
+        shows(w, "TapTube") && !shows(w, "Search videos")
+    });
+}
+
+#[test]
+fn typing_goes_through_the_text_field() {
+    let mut harness = live_harness();
+    click_screen_at(&mut harness, TAPTUBE);
+    until(&mut harness, "the feed", |w| shows(w, "Search videos"));
+    let search = harness
+        .state()
+        .document()
+        .and_then(|d| d.tree.nodes.iter().find(|n| n.text == "Search videos"))
+        .map(|n| n.bounds.center())
+        .expect("the search field");
+    click_screen_at(&mut harness, pos2(search.0 as f32, search.1 as f32));
+    until(&mut harness, "a focused field", |w| {
+        w.document()
+            .is_some_and(|d| d.tree.nodes.iter().any(|n| n.has(Flags::FOCUSED)))
+    });
+    harness.get_by_label("Text to type").type_text("cello");
+    harness.step();
+    harness.get_by_label("Type").click();
+    until(&mut harness, "the typed text", |w| shows(w, "cello"));
+}
+
+#[test]
+fn the_panel_serves_agents_whose_steps_show_live_and_take_over_pauses_them() {
+    let mut harness = live_harness();
+    let dir = common::temp_dir("live-serve");
+    harness.state_mut().live.port = "0".into();
+    harness.state_mut().live.record = dir.display().to_string();
+    harness.get_by_label("Start server").click();
+    until(&mut harness, "the server runs", |w| {
+        w.live.serving().is_some()
+    });
+    let url = harness.state().live.serving().expect("serving").to_owned();
+    harness.step();
+    assert!(
+        !harness.state().screen.touch,
+        "agents drive: clicks inspect"
+    );
+
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let agent = runtime.block_on(async {
+        let transport = StreamableHttpClientTransport::from_uri(url);
+        ().serve(transport).await.expect("the agent connects")
+    });
+    let home = runtime.block_on(common::ok(&agent, OBSERVE, json!({})));
+    let target = common::handle_of(&home, "TapTube");
+    runtime.block_on(common::ok(&agent, "tap", json!({ "target": target })));
+    until(&mut harness, "the agent's step shows live", |w| {
+        shows(w, "Search videos")
+    });
+
+    harness.get_by_label("Take over").click();
+    until(&mut harness, "the person may act", |w| w.screen.touch);
+    let peer = agent.peer().clone();
+    let waiting = runtime
+        .spawn(async move { common::ask(&peer, "press_key", json!({ "key": "home" })).await });
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!waiting.is_finished(), "the agent waits");
+    harness.get_by_label("Back").click();
+    until(&mut harness, "the person's Back shows the launcher", |w| {
+        shows(w, "TapTube") && !shows(w, "Search videos")
+    });
+    harness.get_by_label("Hand back").click();
+    harness.step();
+    let answered = runtime
+        .block_on(waiting)
+        .expect("the agent's call answered");
+    assert!(
+        common::text(&answered).starts_with(CHANGED),
+        "{}",
+        common::text(&answered)
+    );
+
+    let recorded = recording::read(&dir).expect("the recording reads");
+    let steps: Vec<(Actor, &str)> = recorded
+        .steps
+        .iter()
+        .map(|s| (s.actor, s.tool.as_str()))
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            (Actor::Agent, OBSERVE),
+            (Actor::Agent, "tap"),
+            (Actor::Person, "press_key"),
+            (Actor::Agent, "press_key"),
+        ]
+    );
+    drop(agent);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_phone_that_cannot_be_opened_is_a_message_in_the_panel() {
+    let mut harness = harness();
+    let ctx = harness.ctx.clone();
+    let live = &mut harness.state_mut().live;
+    live.device = "no-such-serial".into();
+    live.connect(&ctx);
+    until(&mut harness, "the panel explains", |w| {
+        w.live.error().is_some()
+    });
+    let error = harness.state().live.error().expect("a message").to_owned();
+    assert!(error.to_lowercase().contains("adb"), "{error}");
+    harness.get_by_label_contains(&error);
+    harness.get_by_label("Connect");
+}
