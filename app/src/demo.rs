@@ -110,7 +110,8 @@ struct Agent {
 
 impl Agent {
     /// Open the feed, search, go back, scroll the feed to its end, meet a stale handle,
-    /// open the last video, go back, then play a self-drawn game by its pixels.
+    /// open the last video, go back, play a self-drawn game by its pixels, then tap the
+    /// feed by the pixels of a screenshot taken before the list moved.
     async fn run_task(&mut self) -> anyhow::Result<()> {
         self.call("load_skill", serde_json::json!({})).await?;
         self.call("screen_operation_accessibility", serde_json::json!({}))
@@ -182,6 +183,28 @@ impl Agent {
         )
         .await?;
         self.call("press_key", serde_json::json!({"key": "home"}))
+            .await?;
+
+        // The other classic: pixels read off a screenshot, used after the list moved.
+        self.call(
+            "launch_app",
+            serde_json::json!({"package": "tv.tapscope.demo"}),
+        )
+        .await?;
+        let shot = self.call("screenshot", serde_json::json!({})).await?;
+        let list = self.handle_where(|line| line.contains(" scroll"))?;
+        self.call(
+            "scroll",
+            serde_json::json!({"target": list, "direction": "up"}),
+        )
+        .await?;
+        let (x, y) = image_point(&result_text(&shot), 810, 1100)?;
+        self.call(
+            "screen_operation_shell",
+            serde_json::json!({"command": format!("input tap {x} {y}")}),
+        )
+        .await?;
+        self.call("press_key", serde_json::json!({"key": "back"}))
             .await?;
         Ok(())
     }

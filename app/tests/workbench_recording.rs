@@ -102,31 +102,31 @@ fn banner_texts(workbench: &Workbench) -> String {
 fn steps_through_the_demo_by_key_button_and_list() {
     let mut harness = demo_harness(Harness::builder());
     let workbench = harness.state();
-    assert_eq!(workbench.documents.len(), 20);
+    assert_eq!(workbench.documents.len(), 25);
     assert!(workbench.banner.is_empty(), "{}", banner_texts(workbench));
     // It opens on the first step with a screen: step 1 (load_skill) read none.
     assert_eq!(
         workbench.title(),
-        "tapscope — demo — step 2/20 · screen_operation_accessibility"
+        "tapscope — demo — step 2/25 · screen_operation_accessibility"
     );
-    harness.get_by_label("step 2/20");
+    harness.get_by_label("step 2/25");
     harness.key_press(egui::Key::ArrowLeft);
     harness.run();
-    harness.get_by_label("step 1/20");
+    harness.get_by_label("step 1/25");
     // load_skill reads no screen: its metadata shows, the panes say there is none.
     harness.get_by_label("No screen");
 
     harness.key_press(egui::Key::ArrowRight);
     harness.run();
-    harness.get_by_label("step 2/20");
+    harness.get_by_label("step 2/25");
     harness.get_by_label("Next step >").click();
     harness.run();
-    harness.get_by_label("step 3/20");
-    assert_eq!(harness.state().title(), "tapscope — demo — step 3/20 · tap");
+    harness.get_by_label("step 3/25");
+    assert_eq!(harness.state().title(), "tapscope — demo — step 3/25 · tap");
     harness.get_by_label("\"TapTube\" (i 1)");
     harness.key_press(egui::Key::ArrowLeft);
     harness.run();
-    harness.get_by_label("step 2/20");
+    harness.get_by_label("step 2/25");
 
     // The refused step: amber "refused", and why it was refused.
     let (refused, step) = demo_step(|s| s.outcome == StepOutcome::Refused);
@@ -189,12 +189,12 @@ fn a_cut_short_last_line_keeps_every_step_before_it() {
     let mut harness = harness(Harness::builder());
     open(&mut harness, &dir);
     let workbench = harness.state();
-    assert_eq!(workbench.documents.len(), 19);
+    assert_eq!(workbench.documents.len(), 24);
     assert_eq!(
         workbench.title(),
-        "tapscope — recording_cut — step 2/19 · screen_operation_accessibility"
+        "tapscope — recording_cut — step 2/24 · screen_operation_accessibility"
     );
-    harness.get_by_label_contains("line 21 is cut short");
+    harness.get_by_label_contains("line 26 is cut short");
 }
 
 #[test]
@@ -233,7 +233,7 @@ fn missing_screen_files_are_named_and_the_steps_still_show() {
     harness.run();
     harness.get_by_label("No screen");
     harness.get_by_label_contains(&format!("{dump} is missing from"));
-    harness.get_by_label(&format!("step {}/20", tap_step.step));
+    harness.get_by_label(&format!("step {}/25", tap_step.step));
 }
 
 #[test]
@@ -252,7 +252,7 @@ fn an_unknown_format_version_is_an_error_in_the_window() {
     harness.get_by_label_contains("upgrade tapscope");
     // Still running: the demo opens after it.
     open(&mut harness, &source_tree_demo());
-    harness.get_by_label("step 2/20");
+    harness.get_by_label("step 2/25");
 }
 
 #[test]

@@ -61,13 +61,35 @@ fn the_demo_stale_tap_was_refused_three_screens_later() {
 }
 
 #[test]
+fn the_demo_pixel_tap_from_an_old_screenshot_landed_elsewhere() {
+    let recording = demo();
+    let index = recording
+        .steps
+        .iter()
+        .rposition(|s| s.tool == "screen_operation_shell")
+        .expect("the last pixel tap");
+    let stale = review(&recording, index).unwrap().stale.expect("stale");
+    assert!(!stale.refused, "it happened");
+    assert_eq!(stale.screens_ago, 1);
+    let (meant, now) = (stale.meant.expect("meant"), stale.now_there.expect("now"));
+    assert_ne!(meant.label, now.label, "another card is there now");
+    assert_eq!(
+        stale.sentence,
+        format!(
+            "tapped where {} was 1 screen ago; that point is now {}",
+            meant.label, now.label
+        )
+    );
+}
+
+#[test]
 fn every_other_demo_step_is_fresh_and_settled() {
     let recording = demo();
     for (index, step) in recording.steps.iter().enumerate() {
         let review = review(&recording, index).unwrap();
         assert_eq!(
             review.stale.is_some(),
-            step.step == 13,
+            step.step == 13 || step.step == 24,
             "step {}",
             step.step
         );
