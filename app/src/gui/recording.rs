@@ -8,25 +8,23 @@
 mod screens;
 
 use std::collections::{BTreeSet, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
-use tapscope_core::recording::{self, Header, SESSION_FILE, ScreenRef, Step, StepOutcome};
+use tapscope_core::recording::{self, SESSION_FILE, ScreenRef, Step};
 
 pub use self::screens::CACHE_SCREENS;
 use self::screens::Screens;
 use super::document::Document;
 use super::workbench::Workbench;
 
-/// What every step of one recording shares: where it is, its header and a list of steps.
+/// What every step of one recording shares: the recording as read when it was opened (the
+/// replay views read it, never again from disk) and its screens.
 #[derive(Debug)]
 pub struct RecordingInfo {
-    pub dir: PathBuf,
     /// The folder's name, for the title bar.
     pub name: String,
-    pub header: Header,
-    /// Every step's number, tool and outcome, in file order, for the step list.
-    pub steps: Vec<StepSummary>,
+    pub recording: Arc<recording::Recording>,
     /// Each step's screen, loaded when asked for.
     screens: Arc<Screens>,
 }
@@ -37,14 +35,6 @@ impl RecordingInfo {
     pub fn screens_in_memory(&self) -> usize {
         self.screens.in_memory()
     }
-}
-
-/// One line of the step list.
-#[derive(Clone, Debug)]
-pub struct StepSummary {
-    pub number: u64,
-    pub tool: String,
-    pub outcome: StepOutcome,
 }
 
 /// Which of a step's screens a document shows.
@@ -68,9 +58,14 @@ pub struct StepInfo {
 }
 
 impl StepInfo {
+    /// Every step of the recording, in file order.
+    pub fn steps(&self) -> &[Step] {
+        &self.recording.recording.steps
+    }
+
     /// `step N/M`: the step's number and the recording's last.
     pub fn position(&self) -> String {
-        let last = self.recording.steps.iter().map(|s| s.number).max();
+        let last = self.steps().iter().map(|s| s.step).max();
         format!("step {}/{}", self.step.step, last.unwrap_or(self.step.step))
     }
 
@@ -99,42 +94,36 @@ pub fn is_recording(path: &Path) -> bool {
 /// a recording that cannot be read at all (another format or version, no steps) is an
 /// error.
 pub fn open(path: &Path) -> Result<(Vec<Document>, Vec<String>), String> {
-    let mut recording = recording::read(path).map_err(|e| e.to_string())?;
+    let recording = Arc::new(recording::read(path).map_err(|e| e.to_string())?);
     let name = folder_name(&recording.dir);
     let mut warnings: Vec<String> = recording
         .problems
         .iter()
         .map(|problem| format!("{name}: {problem}"))
         .collect();
-    let steps = std::mem::take(&mut recording.steps);
-    if steps.is_empty() {
+    if recording.steps.is_empty() {
         warnings.insert(0, format!("{name} holds no readable step"));
         return Err(warnings.join("\n"));
     }
     let mut files = Files::default();
-    let shown: Vec<Shown> = steps
+    let shown: Vec<Shown> = recording
+        .steps
         .iter()
         .map(|step| files.shown(&recording, step))
         .collect();
     let info = Arc::new(RecordingInfo {
-        dir: recording.dir.clone(),
         name: name.clone(),
-        header: recording.header.clone(),
-        steps: steps
-            .iter()
-            .map(|step| StepSummary {
-                number: step.step,
-                tool: step.tool.clone(),
-                outcome: step.outcome,
-            })
-            .collect(),
         screens: Arc::new(Screens::new(
-            recording,
+            Arc::clone(&recording),
             shown.iter().map(|s| s.screen.clone()).collect(),
         )),
+        recording,
     });
-    let mut documents: Vec<Document> = steps
-        .into_iter()
+    let mut documents: Vec<Document> = info
+        .recording
+        .steps
+        .iter()
+        .cloned()
         .zip(shown)
         .enumerate()
         .map(|(index, (step, shown))| step_document(&info, index, step, shown))

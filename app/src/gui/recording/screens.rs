@@ -21,8 +21,8 @@ type Slot = Arc<OnceLock<Result<Document, String>>>;
 
 /// The loader and cache of one recording's screens.
 pub(super) struct Screens {
-    /// The recording's folder and header, to read and check screen files.
-    recording: Recording,
+    /// The recording, to read and check screen files.
+    recording: Arc<Recording>,
     /// Per step, the screen it shows; `None` when it shows none.
     shown: Vec<Option<ScreenRef>>,
     /// The encoding the recorded token counts were made with, when tapscope knows it.
@@ -42,8 +42,8 @@ impl std::fmt::Debug for Screens {
 }
 
 impl Screens {
-    /// `recording` without its steps; `shown` has one entry per step.
-    pub(super) fn new(recording: Recording, shown: Vec<Option<ScreenRef>>) -> Self {
+    /// `shown` has one entry per step of `recording`.
+    pub(super) fn new(recording: Arc<Recording>, shown: Vec<Option<ScreenRef>>) -> Self {
         let encoding = recording.header.encoding.parse().ok();
         Self {
             recording,

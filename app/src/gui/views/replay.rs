@@ -1,5 +1,5 @@
-//! What the replay views (timeline, forensics, compare) share about the open recording: the
-//! recording read once, each step's forensics review and each screen loaded, all cached.
+//! What the replay views (timeline, forensics, compare) share about the open recording (as
+//! read when it was opened): each step's forensics review and each screen loaded, cached.
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -8,13 +8,13 @@ use tapscope_core::forensics::{self, Review};
 use tapscope_core::inspect::Inspection;
 use tapscope_core::inspect::tree_diff::{TreeDiff, tree_diff};
 use tapscope_core::prune::PruneRules;
-use tapscope_core::recording::{self, Recording, ScreenRef, Step};
+use tapscope_core::recording::{Recording, ScreenRef};
 use tapscope_core::tokens::Encoding;
 
 use super::screen::upload_screenshot;
 use super::timeline::Timeline;
 use crate::gui::document::{Document, decode_png};
-use crate::gui::recording::{RecordingInfo, StepInfo};
+use crate::gui::recording::{CACHE_SCREENS, RecordingInfo, StepInfo};
 
 /// The replay views' choices and caches; one per workbench.
 #[derive(Default)]
@@ -37,7 +37,6 @@ impl std::fmt::Debug for Replay {
 /// The caches of one recording.
 struct Loaded {
     of: Arc<RecordingInfo>,
-    recording: Result<Recording, String>,
     reviews: HashMap<usize, Result<Review, String>>,
     screens: HashMap<(String, Option<String>), Result<Arc<Screen>, String>>,
     /// Each step's screens before and after compared, by step index.
@@ -74,42 +73,25 @@ impl Screen {
 }
 
 impl Replay {
-    /// The recording `info` belongs to, read once, or why it cannot be read.
-    pub fn recording(&mut self, info: &StepInfo) -> Result<&Recording, String> {
-        loaded(&mut self.loaded, info)
-            .recording
-            .as_ref()
-            .map_err(Clone::clone)
-    }
-
-    /// The recorded steps (when the recording reads) beside the timeline's state.
-    pub(super) fn timeline_parts(&mut self, info: &StepInfo) -> (Option<&[Step]>, &mut Timeline) {
-        let loaded = loaded(&mut self.loaded, info);
-        let steps = loaded.recording.as_ref().ok().map(|r| r.steps.as_slice());
-        (steps, &mut self.timeline)
-    }
-
-    /// The recorded step at `index`, when the recording reads.
-    pub fn step_at(&mut self, info: &StepInfo, index: usize) -> Option<&Step> {
-        self.recording(info).ok()?.steps.get(index)
-    }
-
     /// The forensics review of `info`'s step, made once per step.
     pub fn review(&mut self, info: &StepInfo) -> Result<Review, String> {
-        let loaded = loaded(&mut self.loaded, info);
-        let recording = loaded.recording.as_ref().map_err(Clone::clone)?;
-        loaded
+        let recording = &info.recording.recording;
+        loaded(&mut self.loaded, info)
             .reviews
             .entry(info.index)
             .or_insert_with(|| forensics::review(recording, info.index).map_err(|e| e.to_string()))
             .clone()
     }
 
-    /// A screen of `info`'s recording, loaded and pruned once.
+    /// A screen of `info`'s recording, loaded and pruned once; the cache starts over when it
+    /// holds [`CACHE_SCREENS`] (each holds a parsed tree and a texture).
     pub fn screen(&mut self, info: &StepInfo, screen: &ScreenRef) -> Result<Arc<Screen>, String> {
+        let recording = &info.recording.recording;
         let loaded = loaded(&mut self.loaded, info);
-        let recording = loaded.recording.as_ref().map_err(Clone::clone)?;
         let key = (screen.dump.clone(), screen.screenshot.clone());
+        if loaded.screens.len() >= CACHE_SCREENS && !loaded.screens.contains_key(&key) {
+            loaded.screens.clear();
+        }
         loaded
             .screens
             .entry(key)
@@ -131,8 +113,8 @@ impl Replay {
 
     /// The latest screen of `version` recorded before `info`'s step (its own before-screen
     /// included), the screen after a step before the screen it acted on.
-    pub fn find_screen(&mut self, info: &StepInfo, version: &str) -> Option<ScreenRef> {
-        let steps = &self.recording(info).ok()?.steps;
+    pub fn find_screen(&self, info: &StepInfo, version: &str) -> Option<ScreenRef> {
+        let steps = info.steps();
         let own = steps.get(info.index)?.before.iter();
         let earlier = steps[..info.index]
             .iter()
@@ -142,18 +124,12 @@ impl Replay {
     }
 }
 
-/// The caches of `info`'s recording, read afresh when another recording is shown.
+/// The caches of `info`'s recording, started afresh when another recording is shown.
 fn loaded<'a>(slot: &'a mut Option<Loaded>, info: &StepInfo) -> &'a mut Loaded {
     let loaded = match slot.take() {
-        Some(loaded)
-            if Arc::ptr_eq(&loaded.of, &info.recording)
-                && loaded.of.steps.len() == info.recording.steps.len() =>
-        {
-            loaded
-        }
+        Some(loaded) if Arc::ptr_eq(&loaded.of, &info.recording) => loaded,
         _ => Loaded {
             of: Arc::clone(&info.recording),
-            recording: recording::read(&info.recording.dir).map_err(|e| e.to_string()),
             reviews: HashMap::new(),
             screens: HashMap::new(),
             diffs: HashMap::new(),

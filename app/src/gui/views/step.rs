@@ -64,7 +64,7 @@ pub fn outcome_word(outcome: StepOutcome) -> &'static str {
 fn header_ui(ui: &mut egui::Ui, info: &StepInfo) -> Option<usize> {
     let mut go = None;
     let step = &info.step;
-    let last = info.recording.steps.len() - 1;
+    let last = info.steps().len() - 1;
     ui.horizontal_wrapped(|ui| {
         let previous = ui.add_enabled(info.index > 0, egui::Button::new("< Previous step"));
         if previous.on_hover_text("Left arrow").clicked() {
@@ -92,7 +92,7 @@ fn header_ui(ui: &mut egui::Ui, info: &StepInfo) -> Option<usize> {
         let recording = &info.recording;
         ui.weak(format!(
             "{} · {} · tapscope {}",
-            recording.name, recording.header.device, recording.header.tapscope
+            recording.name, recording.recording.header.device, recording.recording.header.tapscope
         ));
     });
     go
@@ -104,14 +104,14 @@ fn list_ui(ui: &mut egui::Ui, info: &StepInfo, state: &mut StepState) -> Option<
     let mut go = None;
     let reveal = (state.revealed != Some(info.index)).then_some(info.index);
     state.revealed = Some(info.index);
-    let steps = &info.recording.steps;
+    let steps = info.steps();
     line_rows_ui(ui, "step list", steps.len(), reveal, |ui, k| {
-        let summary = &steps[k];
+        let step = &steps[k];
         ui.horizontal(|ui| {
             let (dot, _) = ui.allocate_exact_size(egui::vec2(8.0, 8.0), egui::Sense::hover());
             ui.painter()
-                .circle_filled(dot.center(), 4.0, outcome_color(summary.outcome));
-            let text = RichText::new(format!("{:>3} {}", summary.number, summary.tool));
+                .circle_filled(dot.center(), 4.0, outcome_color(step.outcome));
+            let text = RichText::new(format!("{:>3} {}", step.step, step.tool));
             if ui
                 .selectable_label(k == info.index, text.monospace())
                 .clicked()

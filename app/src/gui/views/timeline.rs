@@ -10,7 +10,7 @@ use tapscope_core::stability::{SettleConfig, SettleReport};
 use super::colors;
 use super::replay::Replay;
 use super::step::{is_stale, outcome_color, outcome_word};
-use crate::gui::recording::{StepInfo, StepSummary};
+use crate::gui::recording::StepInfo;
 
 const CELL: Vec2 = vec2(78.0, 54.0);
 /// A screen that had not settled when the ceiling was reached.
@@ -30,22 +30,21 @@ pub struct Timeline {
 
 /// One step as the timeline draws it.
 struct Cell<'a> {
-    summary: &'a StepSummary,
-    step: Option<&'a Step>,
+    step: &'a Step,
 }
 
 impl Cell<'_> {
     fn settle(&self) -> Option<SettleReport> {
-        serde_json::from_value(self.step?.settle.clone()?).ok()
+        serde_json::from_value(self.step.settle.clone()?).ok()
     }
 
     fn stale(&self) -> bool {
-        self.step.is_some_and(is_stale)
+        is_stale(self.step)
     }
 
     /// Read off the JSON directly: the strip asks this of every step each frame.
     fn unsettled(&self) -> bool {
-        let settle = self.step.and_then(|s| s.settle.as_ref());
+        let settle = self.step.settle.as_ref();
         settle
             .and_then(|s| s.get("settled"))
             .and_then(serde_json::Value::as_bool)
@@ -53,12 +52,12 @@ impl Cell<'_> {
     }
 
     fn problem(&self) -> bool {
-        self.summary.outcome != StepOutcome::Ok || self.stale() || self.unsettled()
+        self.step.outcome != StepOutcome::Ok || self.stale() || self.unsettled()
     }
 
     /// Error and refusal colours first, then not settled, then ok.
     fn color(&self) -> Color32 {
-        match self.summary.outcome {
+        match self.step.outcome {
             StepOutcome::Ok if self.unsettled() => UNSETTLED,
             outcome => outcome_color(outcome),
         }
@@ -66,10 +65,10 @@ impl Cell<'_> {
 
     /// The accessible name, unique per step: `timeline step 13: tap, refused, stale`.
     fn name(&self) -> String {
-        let outcome = outcome_word(self.summary.outcome);
+        let outcome = outcome_word(self.step.outcome);
         let mut name = format!(
             "timeline step {}: {}, {outcome}",
-            self.summary.number, self.summary.tool
+            self.step.step, self.step.tool
         );
         if self.stale() {
             name.push_str(", stale");
@@ -81,24 +80,15 @@ impl Cell<'_> {
     }
 
     fn tokens(&self) -> Option<u32> {
-        Some(self.step?.after.as_ref()?.pruned_tokens)
+        Some(self.step.after.as_ref()?.pruned_tokens)
     }
 }
 
 /// The indices of the steps the strip shows.
-fn shown(info: &StepInfo, steps: Option<&[Step]>, problems_only: bool) -> Vec<usize> {
-    let summaries = &info.recording.steps;
-    (0..summaries.len())
-        .filter(|&k| !problems_only || cell(summaries, steps, k).problem())
+fn shown(steps: &[Step], problems_only: bool) -> Vec<usize> {
+    (0..steps.len())
+        .filter(|&k| !problems_only || Cell { step: &steps[k] }.problem())
         .collect()
-}
-
-fn cell<'a>(summaries: &'a [StepSummary], steps: Option<&'a [Step]>, k: usize) -> Cell<'a> {
-    let summary = &summaries[k];
-    let step = steps
-        .and_then(|steps| steps.get(k))
-        .filter(|s| s.step == summary.number);
-    Cell { summary, step }
 }
 
 /// Home and End, and ←/→ when only problems show (taken before the workbench steps by one);
@@ -107,8 +97,8 @@ pub fn timeline_keys(ui: &egui::Ui, info: &StepInfo, replay: &mut Replay) -> Opt
     if ui.ctx().egui_wants_keyboard_input() {
         return None;
     }
-    let (steps, timeline) = replay.timeline_parts(info);
-    let problems_only = timeline.problems_only;
+    let steps = info.steps();
+    let problems_only = replay.timeline.problems_only;
     let none = egui::Modifiers::NONE;
     let (home, end, left, right) = ui.input_mut(|i| {
         let arrows = |i: &mut egui::InputState, key| problems_only && i.consume_key(none, key);
@@ -122,7 +112,7 @@ pub fn timeline_keys(ui: &egui::Ui, info: &StepInfo, replay: &mut Replay) -> Opt
     if !(home || end || left || right) {
         return None;
     }
-    let shown = shown(info, steps, problems_only);
+    let shown = shown(steps, problems_only);
     match () {
         () if home => shown.first().copied(),
         () if end => shown.last().copied(),
@@ -145,13 +135,13 @@ pub fn timeline_ui(ui: &mut egui::Ui, info: &StepInfo, replay: &mut Replay) -> O
         ui.separator();
         legend_ui(ui);
     });
-    let (steps, timeline) = replay.timeline_parts(info);
-    let shown = shown(info, steps, timeline.problems_only);
+    let steps = info.steps();
+    let shown = shown(steps, replay.timeline.problems_only);
     if shown.is_empty() {
         ui.weak("No problems: every step went well.");
         return None;
     }
-    strip_ui(ui, info, steps, timeline, &shown)
+    strip_ui(ui, info, steps, &mut replay.timeline, &shown)
 }
 
 /// The colours and the bar explained, as one label.
@@ -176,7 +166,7 @@ fn legend_ui(ui: &mut egui::Ui) {
 fn strip_ui(
     ui: &mut egui::Ui,
     info: &StepInfo,
-    steps: Option<&[Step]>,
+    steps: &[Step],
     timeline: &mut Timeline,
     shown: &[usize],
 ) -> Option<usize> {
@@ -199,7 +189,6 @@ fn strip_ui(
             area = area.horizontal_scroll_offset((x - ui.available_width() / 2.0).max(0.0));
         }
     }
-    let summaries = &info.recording.steps;
     area.show_viewport(ui, |ui, viewport| {
         timeline.viewport = Some(viewport);
         let size = vec2(shown.len() as f32 * CELL.x, CELL.y);
@@ -209,7 +198,7 @@ fn strip_ui(
         for (pos, &k) in shown.iter().enumerate().take(last).skip(first) {
             let rect = Rect::from_min_size(strip.min + vec2(pos as f32 * CELL.x, 0.0), CELL);
             let rect = rect.shrink2(vec2(2.0, 1.0));
-            let cell = cell(summaries, steps, k);
+            let cell = Cell { step: &steps[k] };
             let id = ui.scope_id().with(("timeline cell", k));
             let response = ui.interact(rect, id, Sense::click_and_drag());
             response.widget_info(|| {
@@ -265,7 +254,7 @@ fn paint_cell(ui: &egui::Ui, rect: Rect, cell: &Cell, current: bool) {
         Stroke::new(1.0, color)
     };
     painter.rect_stroke(rect, 3.0, border, StrokeKind::Inside);
-    let text = format!("{} {}", cell.summary.number, short_tool(&cell.summary.tool));
+    let text = format!("{} {}", cell.step.step, short_tool(&cell.step.tool));
     let font = FontId::proportional(11.0);
     painter.text(
         rect.min + vec2(4.0, 3.0),
@@ -357,29 +346,14 @@ mod tests {
         serde_json::from_str(json).expect("a step")
     }
 
-    fn summary(step: &Step) -> StepSummary {
-        StepSummary {
-            number: step.step,
-            tool: step.tool.clone(),
-            outcome: step.outcome,
-        }
-    }
-
     const SETTLED: &str = r#"{"step":1,"at_ms":0,"duration_ms":900,"actor":"agent","tool":"tap","arguments":{},"outcome":"ok","message":"","settle":{"floor_ms":200,"idle_ms":300,"last_change_ms":600,"polls":9,"settled":true,"total_ms":900}}"#;
 
     #[test]
     fn a_screen_that_never_settled_is_a_purple_problem() {
         let settled = step(SETTLED);
         let unsettled = step(&SETTLED.replace(r#""settled":true"#, r#""settled":false"#));
-        let (a, b) = (summary(&settled), summary(&unsettled));
-        let ok = Cell {
-            summary: &a,
-            step: Some(&settled),
-        };
-        let not = Cell {
-            summary: &b,
-            step: Some(&unsettled),
-        };
+        let ok = Cell { step: &settled };
+        let not = Cell { step: &unsettled };
         assert!(!ok.problem() && ok.color() == colors::ADDED);
         assert!(not.problem() && not.color() == UNSETTLED);
         assert_eq!(not.name(), "timeline step 1: tap, ok, not settled");
@@ -394,11 +368,7 @@ mod tests {
             r#""version_used":"aaaaaaaaaaaa","version_before":"bbbbbbbbbbbb","outcome""#,
         );
         let stale = step(&json);
-        let s = summary(&stale);
-        let cell = Cell {
-            summary: &s,
-            step: Some(&stale),
-        };
+        let cell = Cell { step: &stale };
         assert!(cell.stale() && cell.problem());
         assert!(cell.name().ends_with(", stale"));
     }
