@@ -1,8 +1,11 @@
 //! Live mode on the sim, driven as a person would with egui_kittest: a click on the
 //! screenshot taps the phone and the screen follows once it settles; Back goes back; with
-//! the MCP server running, clicks tap only after "Take over".
+//! the MCP server running, clicks tap only after "Take over" and every step, the agent's
+//! and the person's, shows on the timeline as it happens; a phone that disconnects is a
+//! message, and the workbench goes on.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 mod common;
@@ -17,6 +20,8 @@ use tapscope::gui::Workbench;
 use tapscope::mcp::PhoneServer;
 use tapscope::mcp::gate::CHANGED;
 use tapscope_core::device::sim::Sim;
+use tapscope_core::device::{Device, DeviceError, Display, Key};
+use tapscope_core::geometry::Point;
 use tapscope_core::model::Flags;
 use tapscope_core::recording::{self, Actor};
 use tapscope_core::session::{Session, SessionConfig};
@@ -156,6 +161,11 @@ fn the_panel_serves_agents_whose_steps_show_live_and_take_over_pauses_them() {
     until(&mut harness, "the agent's step shows live", |w| {
         shows(w, "Search videos")
     });
+    until(&mut harness, "the agent's tap is on the timeline", |w| {
+        w.timeline_step().is_some_and(|s| s.step.tool == "tap")
+    });
+    harness.get_by_label(&format!("timeline step 1: {OBSERVE}, ok"));
+    harness.get_by_label("timeline step 2: tap, ok");
 
     harness.get_by_label("Take over").click();
     until(&mut harness, "the person may act", |w| w.screen.touch);
@@ -178,6 +188,18 @@ fn the_panel_serves_agents_whose_steps_show_live_and_take_over_pauses_them() {
         "{}",
         common::text(&answered)
     );
+    until(&mut harness, "the agent's step after the person's", |w| {
+        w.timeline_step().is_some_and(|s| s.step.step == 4)
+    });
+    harness.get_by_label("timeline step 3: press_key, ok, by the person");
+    harness.get_by_label("timeline step 4: press_key, ok");
+
+    // A cell opens its step: the agent's tap, with the step panel.
+    harness.get_by_label("timeline step 2: tap, ok").click();
+    harness.step();
+    let tap = harness.state().step().expect("a step on show");
+    assert_eq!((tap.step.step, tap.step.tool.as_str()), (2, "tap"));
+    assert!(tap.recording.recording.dir.ends_with(&dir));
 
     let recorded = recording::read(&dir).expect("the recording reads");
     let steps: Vec<(Actor, &str)> = recorded
@@ -196,6 +218,125 @@ fn the_panel_serves_agents_whose_steps_show_live_and_take_over_pauses_them() {
     );
     drop(agent);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_server_started_without_a_folder_records_into_a_new_temporary_one() {
+    let mut harness = live_harness();
+    harness.state_mut().live.port = "0".into();
+    harness.get_by_label("Start server").click();
+    until(&mut harness, "the server runs", |w| {
+        w.live.serving().is_some()
+    });
+    let dir = harness
+        .state()
+        .live
+        .recording()
+        .expect("a recording")
+        .to_owned();
+    assert!(dir.starts_with(std::env::temp_dir()), "{}", dir.display());
+    assert!(dir.join(recording::SESSION_FILE).is_file());
+    harness.get_by_label_contains(&format!("Recording to {}", dir.display()));
+    harness.get_by_label("Stop server").click();
+    until(&mut harness, "the server stops", |w| {
+        w.live.serving().is_none()
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_phone_that_disconnects_is_a_message_and_comes_back_on_refresh() {
+    let plugged = Arc::new(AtomicBool::new(true));
+    let clock = VirtualClock::default();
+    let device = Unpluggable {
+        sim: Sim::new(clock.clone(), 1),
+        plugged: Arc::clone(&plugged),
+    };
+    let session = Session::new(device, clock, SessionConfig::default());
+    let mut harness = harness();
+    let ctx = harness.ctx.clone();
+    let phone = Arc::new(PhoneServer::new(session));
+    harness.state_mut().live.attach(&ctx, "sim", phone);
+    until(&mut harness, "the launcher", |w| shows(w, "TapTube"));
+
+    plugged.store(false, Ordering::SeqCst);
+    harness.get_by_label("Back").click();
+    until(&mut harness, "the panel explains", |w| {
+        w.live.error().is_some()
+    });
+    let error = harness.state().live.error().expect("a message").to_owned();
+    assert!(error.contains("the device disconnected"), "{error}");
+    assert!(error.contains("connect again"), "{error}");
+    harness.get_by_label_contains("the phone did not answer");
+    assert!(shows(harness.state(), "TapTube"), "the last screen stays");
+
+    plugged.store(true, Ordering::SeqCst);
+    harness.get_by_label("Refresh").click();
+    until(&mut harness, "the phone answers again", |w| {
+        w.live.error().is_none() && shows(w, "TapTube")
+    });
+}
+
+/// The sim behind a cable that the test pulls: unplugged, every call fails as a phone that
+/// went away does.
+struct Unpluggable {
+    sim: Sim<VirtualClock>,
+    plugged: Arc<AtomicBool>,
+}
+
+impl std::fmt::Debug for Unpluggable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Unpluggable")
+    }
+}
+
+impl Unpluggable {
+    fn sim(&mut self) -> Result<&mut Sim<VirtualClock>, DeviceError> {
+        if self.plugged.load(Ordering::SeqCst) {
+            Ok(&mut self.sim)
+        } else {
+            Err(DeviceError::Disconnected("device 'sim' not found".into()))
+        }
+    }
+}
+
+impl Device for Unpluggable {
+    fn name(&self) -> String {
+        self.sim.name()
+    }
+    fn dump(&mut self) -> Result<String, DeviceError> {
+        self.sim()?.dump()
+    }
+    fn screenshot_png(&mut self) -> Result<Vec<u8>, DeviceError> {
+        self.sim()?.screenshot_png()
+    }
+    fn display(&mut self) -> Result<Display, DeviceError> {
+        self.sim()?.display()
+    }
+    fn tap(&mut self, at: Point) -> Result<(), DeviceError> {
+        self.sim()?.tap(at)
+    }
+    fn long_press(&mut self, at: Point, duration: Duration) -> Result<(), DeviceError> {
+        self.sim()?.long_press(at, duration)
+    }
+    fn swipe(&mut self, from: Point, to: Point, duration: Duration) -> Result<(), DeviceError> {
+        self.sim()?.swipe(from, to, duration)
+    }
+    fn input_text(&mut self, text: &str) -> Result<(), DeviceError> {
+        self.sim()?.input_text(text)
+    }
+    fn key(&mut self, key: Key) -> Result<(), DeviceError> {
+        self.sim()?.key(key)
+    }
+    fn last_event_at(&mut self) -> Option<Duration> {
+        self.sim().ok()?.last_event_at()
+    }
+    fn packages(&mut self) -> Result<Vec<String>, DeviceError> {
+        self.sim()?.packages()
+    }
+    fn launch(&mut self, package: &str) -> Result<(), DeviceError> {
+        self.sim()?.launch(package)
+    }
 }
 
 #[test]

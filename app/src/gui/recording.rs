@@ -307,17 +307,8 @@ impl Workbench {
     /// loaded (from the cache when it is there), without changing what is shown: for
     /// views that show another step beside the current one.
     pub fn step_document(&self, index: usize) -> Option<Document> {
-        let info = self.step()?;
-        let target = (self.current + index).checked_sub(info.index)?;
-        let document = self.documents.get(target)?;
-        let same = document
-            .step
-            .as_deref()
-            .is_some_and(|s| Arc::ptr_eq(&s.recording, &info.recording) && s.index == index);
-        if !same {
-            return None;
-        }
-        let mut document = document.clone();
+        let target = self.step_position(self.step()?, index)?;
+        let mut document = self.documents.get(target)?.clone();
         if !document.screen_loaded() {
             document = loaded(&mut document);
         }

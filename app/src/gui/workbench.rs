@@ -8,6 +8,7 @@ use tapscope_core::prune::PruneRules;
 use tapscope_core::tokens::Encoding;
 
 use super::document::Document;
+use super::live::LiveState;
 use super::open::Loaded;
 use super::recording::StepInfo;
 use super::selection::Selection;
@@ -62,7 +63,7 @@ pub struct Workbench {
     pub replay: replay::Replay,
     pub(super) loading: Option<(String, Promise<Loaded>)>,
     /// Live mode: a phone on show, taken over, served to agents.
-    pub live: super::live::LiveState,
+    pub live: LiveState,
 }
 
 impl std::fmt::Debug for Workbench {
@@ -90,7 +91,7 @@ impl Workbench {
             step_panel: step::StepState::default(),
             replay: replay::Replay::default(),
             loading: None,
-            live: super::live::LiveState::default(),
+            live: LiveState::default(),
         }
     }
 
@@ -138,19 +139,31 @@ impl Workbench {
         }
     }
 
-    /// Shows the step at `index` of the current document's recording (0-based).
-    pub fn go_to_step(&mut self, index: usize) {
-        let Some(info) = self.step() else {
-            return;
+    /// The step the timeline is drawn around: the one on show, or on the live screen the
+    /// latest step of the session it serves.
+    pub fn timeline_step(&self) -> Option<&StepInfo> {
+        timeline_step(&self.documents, self.current, &self.live)
+    }
+
+    /// Where step `index` of `info`'s recording sits among the documents.
+    pub(super) fn step_position(&self, info: &StepInfo, index: usize) -> Option<usize> {
+        let of_recording = |d: &Document| {
+            d.step
+                .as_deref()
+                .is_some_and(|s| Arc::ptr_eq(&s.recording, &info.recording))
         };
         // A recording's documents are added together, one per step, in order.
-        let target = self.current - info.index + index;
-        let same_recording = self
-            .documents
-            .get(target)
-            .and_then(|d| d.step.as_deref())
-            .is_some_and(|s| Arc::ptr_eq(&s.recording, &info.recording) && s.index == index);
-        if same_recording {
+        let target = self.documents.iter().position(of_recording)? + index;
+        let step = self.documents.get(target)?.step.as_deref()?;
+        (Arc::ptr_eq(&step.recording, &info.recording) && step.index == index).then_some(target)
+    }
+
+    /// Shows the step at `index` (0-based) of the timeline's recording.
+    pub fn go_to_step(&mut self, index: usize) {
+        let target = self
+            .timeline_step()
+            .and_then(|info| self.step_position(info, index));
+        if let Some(target) = target {
             self.current = target;
             self.selection = Selection::default();
             // Its screen loads now, so the rest of this frame draws it whole.
@@ -260,10 +273,7 @@ impl Workbench {
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         self.poll_loading();
         self.handle_dropped_files(ui.ctx());
-        let info = self
-            .documents
-            .get(self.current)
-            .and_then(|d| d.step.as_deref());
+        let info = timeline_step(&self.documents, self.current, &self.live);
         if let Some(index) = info.and_then(|i| timeline::timeline_keys(ui, i, &mut self.replay)) {
             self.go_to_step(index);
         }
@@ -284,24 +294,27 @@ impl Workbench {
         if !self.banner.is_empty() {
             egui::Panel::top("banner").show(ui, |ui| banner::banner_ui(ui, &mut self.banner));
         }
-        if let Some(info) = self
+        let on_step = self
             .documents
             .get(self.current)
-            .and_then(|d| d.step.as_deref())
-        {
-            let go = egui::Panel::bottom("step")
+            .and_then(|d| d.step.as_deref());
+        let go = on_step.and_then(|info| {
+            egui::Panel::bottom("step")
                 .resizable(true)
                 .default_size(250.0)
                 .show(ui, |ui| {
                     step::step_ui(ui, info, &mut self.step_panel, &mut self.replay)
                 })
-                .inner;
-            let scrub = egui::Panel::bottom("timeline")
+                .inner
+        });
+        let on_timeline = timeline_step(&self.documents, self.current, &self.live);
+        let scrub = on_timeline.and_then(|info| {
+            egui::Panel::bottom("timeline")
                 .show(ui, |ui| timeline::timeline_ui(ui, info, &mut self.replay))
-                .inner;
-            if let Some(index) = go.or(scrub) {
-                self.go_to_step(index);
-            }
+                .inner
+        });
+        if let Some(index) = go.or(scrub) {
+            self.go_to_step(index);
         }
         if self.replay.compare
             && let Some(info) = self
@@ -435,6 +448,16 @@ impl Workbench {
             }
         });
     }
+}
+
+/// [`Workbench::timeline_step`] off the fields it reads, for frames that borrow others.
+fn timeline_step<'a>(
+    documents: &'a [Document],
+    current: usize,
+    live: &LiveState,
+) -> Option<&'a StepInfo> {
+    let on_step = documents.get(current).and_then(|d| d.step.as_deref());
+    on_step.or_else(|| live.latest_step(documents, current))
 }
 
 impl Default for Workbench {

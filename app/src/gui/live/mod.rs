@@ -2,11 +2,14 @@
 //! refreshed after every settle; a person takes it over from agents (click to tap, drag to
 //! swipe, type, keys), and the MCP server can run on the same session.
 
+mod follow;
 mod panel;
 pub mod phone;
 mod touch;
 mod worker;
 
+use std::ops::Range;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender};
 
@@ -49,6 +52,10 @@ struct Link {
     /// A refusal, or a note that does not stop anything.
     note: Option<String>,
     serving: Option<String>,
+    /// The folder the session is recorded into, since the server started.
+    recording: Option<PathBuf>,
+    /// Where the recording's steps sit among the workbench's documents, once it has some.
+    steps: Option<Range<usize>>,
     /// Where the live screen sits among the workbench's documents.
     document: Option<usize>,
 }
@@ -109,6 +116,8 @@ impl LiveState {
             error: None,
             note: None,
             serving: None,
+            recording: None,
+            steps: None,
             document: None,
         });
     }
@@ -128,6 +137,11 @@ impl LiveState {
     /// The MCP server's address while it runs.
     pub fn serving(&self) -> Option<&str> {
         self.link.as_ref()?.serving.as_deref()
+    }
+
+    /// The folder the served session is recorded into.
+    pub fn recording(&self) -> Option<&Path> {
+        self.link.as_ref()?.recording.as_deref()
     }
 
     /// What went wrong last, to show.
@@ -204,7 +218,7 @@ impl Workbench {
                     link.error = None;
                     self.show_live(*document);
                 }
-                Update::Refused(why) => {
+                Update::Note(why) => {
                     link.busy = false;
                     link.note = Some(why);
                 }
@@ -216,6 +230,11 @@ impl Workbench {
                     ));
                 }
                 Update::Serving(url) => link.serving = url,
+                Update::Recording(dir) => {
+                    link.recording = Some(dir);
+                    link.steps = None;
+                }
+                Update::Steps(steps) => self.show_steps(steps),
             }
         }
     }

@@ -2,13 +2,12 @@
 //! and typing, and the MCP server on the same session.
 
 use std::net::{Ipv4Addr, SocketAddr};
-use std::path::PathBuf;
 
 use tapscope_core::device::Key;
 use tapscope_core::session::Action;
 
-use super::LiveState;
 use super::worker::Command;
+use super::{LiveState, follow};
 use crate::gui::views::colors;
 
 pub fn panel_ui(ui: &mut egui::Ui, live: &mut LiveState) {
@@ -136,6 +135,12 @@ fn server_ui(ui: &mut egui::Ui, live: &mut LiveState) {
     ui.label("MCP server (streamable HTTP on 127.0.0.1)");
     if let Some(url) = live.serving().map(str::to_owned) {
         ui.label(format!("Agents connect to {url}"));
+        if let Some(dir) = live.recording() {
+            ui.label(format!("Recording to {}", dir.display()))
+                .on_hover_text(
+                    "every step, agents' and yours, shows on the timeline as it happens",
+                );
+        }
         if ui.button("Stop server").clicked() {
             live.send(Command::StopServing);
         }
@@ -150,7 +155,7 @@ fn server_ui(ui: &mut egui::Ui, live: &mut LiveState) {
         let label = ui.label("Record to");
         ui.add(
             egui::TextEdit::singleline(&mut live.record)
-                .hint_text("folder (optional)")
+                .hint_text("a folder (default: a new temporary one)")
                 .desired_width(140.0),
         )
         .labelled_by(label.id);
@@ -164,9 +169,8 @@ fn server_ui(ui: &mut egui::Ui, live: &mut LiveState) {
         .clicked()
         && let Ok(port) = port
     {
-        let record = Some(live.record.trim())
-            .filter(|r| !r.is_empty())
-            .map(PathBuf::from);
+        let device = live.link.as_ref().map_or("phone", |l| l.name.as_str());
+        let record = follow::record_dir(&live.record, device);
         let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
         live.send(Command::Serve { addr, record });
     }

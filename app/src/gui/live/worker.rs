@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use tapscope_core::session::Action;
 
+use super::follow::Follow;
 use super::phone::{LivePhone, Served};
 use super::touch;
 use crate::gui::document::Document;
@@ -28,7 +29,8 @@ pub enum Command {
     Refresh,
     Serve {
         addr: SocketAddr,
-        record: Option<PathBuf>,
+        /// Where the session is recorded (the timeline shows it).
+        record: PathBuf,
     },
     StopServing,
 }
@@ -39,12 +41,17 @@ pub enum Update {
     /// The device could not be opened.
     NotOpened(String),
     Screen(Box<Document>),
-    /// An action was refused (nothing reached the device).
-    Refused(String),
+    /// Something to read that stops nothing: a refused action (nothing reached the
+    /// device), a recording the timeline could not read.
+    Note(String),
     /// The device failed: most often it was disconnected.
     Failed(String),
     /// The MCP server's address, or `None` once it stopped.
     Serving(Option<String>),
+    /// The folder the session is recorded into from now on.
+    Recording(PathBuf),
+    /// The recording's steps, read again after it grew.
+    Steps(Vec<Document>),
 }
 
 /// Starts the thread on the phone `open` returns; `name` names its screens.
@@ -73,6 +80,7 @@ pub fn start(
                 send: &send,
                 shown: None,
                 served: None,
+                followed: None,
             }
             .run(&inbox);
         });
@@ -89,6 +97,8 @@ struct Worker<'a, F: Fn(Update)> {
     /// The version on show.
     shown: Option<String>,
     served: Option<Served>,
+    /// The recording the server writes, read again as it grows.
+    followed: Option<Follow>,
 }
 
 impl<F: Fn(Update)> Worker<'_, F> {
@@ -98,6 +108,7 @@ impl<F: Fn(Update)> Worker<'_, F> {
         }
         loop {
             self.show_latest();
+            self.show_steps();
             match inbox.recv_timeout(POLL) {
                 Ok(command) => self.handle(command),
                 Err(RecvTimeoutError::Timeout) => {}
@@ -116,10 +127,12 @@ impl<F: Fn(Update)> Worker<'_, F> {
             Command::Refresh => self.refresh(),
             Command::Serve { addr, record } => {
                 self.served = None;
-                match self.phone.serve(addr, record.as_deref(), &self.name) {
+                match self.phone.serve(addr, &record, &self.name) {
                     Ok(served) => {
                         (self.send)(Update::Serving(Some(served.url.clone())));
                         self.served = Some(served);
+                        (self.send)(Update::Recording(record.clone()));
+                        self.followed = Some(Follow::new(record));
                     }
                     Err(e) => (self.send)(Update::Failed(format!("the MCP server: {e}"))),
                 }
@@ -145,9 +158,19 @@ impl<F: Fn(Update)> Worker<'_, F> {
 
     fn failed(&self, failure: &Failure) {
         (self.send)(match failure {
-            Failure::Refused(why) => Update::Refused(why.clone()),
+            Failure::Refused(why) => Update::Note(why.clone()),
             Failure::Failed(why) => Update::Failed(why.clone()),
         });
+    }
+
+    /// Sends the recording's steps when new ones were written.
+    fn show_steps(&mut self) {
+        let grown = self.followed.as_mut().and_then(Follow::grown);
+        match grown {
+            Some(Ok(steps)) => (self.send)(Update::Steps(steps)),
+            Some(Err(why)) => (self.send)(Update::Note(why)),
+            None => {}
+        }
     }
 
     /// Sends the latest observation when it is not the one on show.

@@ -4,7 +4,7 @@
 //! (and ←/→ then jump between problems). Only the cells in view are laid out.
 
 use egui::{Color32, FontId, Rect, Sense, Stroke, StrokeKind, Vec2, pos2, vec2};
-use tapscope_core::recording::{Step, StepOutcome};
+use tapscope_core::recording::{Actor, Step, StepOutcome};
 use tapscope_core::stability::{SettleConfig, SettleReport};
 
 use super::colors;
@@ -18,6 +18,8 @@ pub const UNSETTLED: Color32 = Color32::from_rgb(180, 125, 240);
 const FLOOR: Color32 = Color32::from_gray(150);
 const POLLING: Color32 = colors::HOVERED;
 const IDLE: Color32 = Color32::from_rgb(70, 160, 90);
+/// A step a person took in live mode, not an agent.
+const PERSON: Color32 = Color32::from_rgb(230, 120, 200);
 
 /// The timeline's filter and where it last scrolled to.
 #[derive(Clone, Debug, Default)]
@@ -75,6 +77,9 @@ impl Cell<'_> {
         }
         if self.unsettled() {
             name.push_str(", not settled");
+        }
+        if self.step.actor == Actor::Person {
+            name.push_str(", by the person");
         }
         name
     }
@@ -155,6 +160,7 @@ fn legend_ui(ui: &mut egui::Ui) {
         ("error ", colors::LOST),
         ("not settled ", UNSETTLED),
         ("stale (corner) ", colors::AMBER),
+        ("person (left edge) ", PERSON),
         ("| bar: floor, polling, idle; tick at 5 s", weak),
     ] {
         let format = egui::TextFormat::simple(small.clone(), color);
@@ -273,6 +279,10 @@ fn paint_cell(ui: &egui::Ui, rect: Rect, cell: &Cell, current: bool) {
         FontId::proportional(10.0),
         visuals.weak_text_color(),
     );
+    if cell.step.actor == Actor::Person {
+        let edge = Rect::from_min_size(rect.min, vec2(4.0, rect.height()));
+        painter.rect_filled(edge, 2.0, PERSON);
+    }
     if cell.stale() {
         let corner = rect.right_top() + vec2(-3.0, 3.0);
         let triangle = vec![corner, corner + vec2(-12.0, 0.0), corner + vec2(0.0, 12.0)];
