@@ -4,6 +4,7 @@
 //! and the person's, shows on the timeline as it happens; a phone that disconnects is a
 //! message, and the workbench goes on.
 
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -79,6 +80,14 @@ fn until(harness: &mut Harness<'_, Workbench>, what: &str, done: impl Fn(&Workbe
     harness.step();
 }
 
+/// Starts the MCP server from the panel on a free port; returns its URL.
+fn start_server(harness: &mut Harness<'_, Workbench>) -> String {
+    harness.state_mut().live.port = "0".into();
+    harness.get_by_label("Start server").click();
+    until(harness, "the server runs", |w| w.live.serving().is_some());
+    harness.state().live.serving().expect("serving").to_owned()
+}
+
 fn click_screen_at(harness: &mut Harness<'_, Workbench>, display: egui::Pos2) {
     let state = harness.state();
     let at = state
@@ -137,13 +146,8 @@ fn typing_goes_through_the_text_field() {
 fn the_panel_serves_agents_whose_steps_show_live_and_take_over_pauses_them() {
     let mut harness = live_harness();
     let dir = common::temp_dir("live-serve");
-    harness.state_mut().live.port = "0".into();
     harness.state_mut().live.record = dir.display().to_string();
-    harness.get_by_label("Start server").click();
-    until(&mut harness, "the server runs", |w| {
-        w.live.serving().is_some()
-    });
-    let url = harness.state().live.serving().expect("serving").to_owned();
+    let url = start_server(&mut harness);
     harness.step();
     assert!(
         !harness.state().screen.touch,
@@ -174,6 +178,10 @@ fn the_panel_serves_agents_whose_steps_show_live_and_take_over_pauses_them() {
         .spawn(async move { common::ask(&peer, "press_key", json!({ "key": "home" })).await });
     std::thread::sleep(Duration::from_millis(300));
     assert!(!waiting.is_finished(), "the agent waits");
+    until(&mut harness, "the panel counts the waiting call", |w| {
+        w.live.agents().now == 1
+    });
+    harness.get_by_label("1 agent call waiting for you to hand back");
     harness.get_by_label("Back").click();
     until(&mut harness, "the person's Back shows the launcher", |w| {
         shows(w, "TapTube") && !shows(w, "Search videos")
@@ -221,13 +229,59 @@ fn the_panel_serves_agents_whose_steps_show_live_and_take_over_pauses_them() {
 }
 
 #[test]
+fn an_agent_that_disconnects_while_paused_is_a_note_and_the_server_goes_on() {
+    let mut harness = live_harness();
+    let url = start_server(&mut harness);
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let connect = |url: &str| {
+        runtime.block_on(async {
+            let transport = StreamableHttpClientTransport::from_uri(url.to_owned());
+            ().serve(transport).await.expect("the agent connects")
+        })
+    };
+    let leaving = connect(&url);
+    runtime.block_on(common::ok(&leaving, OBSERVE, json!({})));
+    harness.get_by_label("Take over").click();
+    until(&mut harness, "the person holds the phone", |w| {
+        w.screen.touch
+    });
+    let peer = leaving.peer().clone();
+    let call = runtime
+        .spawn(async move { common::ask(&peer, "press_key", json!({ "key": "home" })).await });
+    until(&mut harness, "the call waits", |w| w.live.agents().now == 1);
+
+    call.abort();
+    runtime
+        .block_on(leaving.cancel())
+        .expect("the agent disconnects");
+    until(&mut harness, "the panel says the agent left", |w| {
+        w.live.agents().left == 1
+    });
+    let note = harness.state().live.note().expect("a note").to_owned();
+    assert!(
+        note.contains("disconnected while you held the phone"),
+        "{note}"
+    );
+    harness.get_by_label(&note);
+    assert_eq!(harness.state().live.agents().now, 0);
+
+    // The workbench and the server go on: a new agent is served after the hand-back.
+    harness.get_by_label("Hand back").click();
+    harness.step();
+    let next = connect(&url);
+    let screen = runtime.block_on(common::ok(&next, OBSERVE, json!({})));
+    assert!(screen.contains("TapTube"), "{screen}");
+    let dir = harness.state().live.recording().map(Path::to_owned);
+    drop(next);
+    if let Some(dir) = dir {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+#[test]
 fn a_server_started_without_a_folder_records_into_a_new_temporary_one() {
     let mut harness = live_harness();
-    harness.state_mut().live.port = "0".into();
-    harness.get_by_label("Start server").click();
-    until(&mut harness, "the server runs", |w| {
-        w.live.serving().is_some()
-    });
+    start_server(&mut harness);
     let dir = harness
         .state()
         .live

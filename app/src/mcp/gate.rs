@@ -51,6 +51,7 @@ struct Hold {
     agent_called: bool,
     /// A person acted since the last agent call.
     person_acted: bool,
+    waiting: Waiting,
 }
 
 /// How an agent's call passed the gate, holding the lock it asked for.
@@ -104,30 +105,23 @@ impl Gate {
         hold.person_acted = hold.agent_called;
     }
 
+    /// The agents' calls waiting now, and how many gave up or left while a person held the
+    /// phone, for the workbench to show.
+    pub fn waiting(&self) -> Waiting {
+        self.hold().waiting
+    }
+
     /// Waits until no person holds the phone (at most the patience, and only while
     /// `left` says the client is there), then takes `lock`.
     pub(super) fn enter<'a, T>(&self, lock: &'a Mutex<T>, left: impl Fn() -> bool) -> Entry<'a, T> {
         let deadline = Instant::now() + self.patience;
         let take = || lock.lock().unwrap_or_else(PoisonError::into_inner);
         loop {
-            let mut hold = self.hold();
-            while hold.held {
-                if left() {
-                    return Entry::Left;
-                }
-                let now = Instant::now();
-                if now >= deadline {
-                    drop(hold);
-                    return Entry::TimedOut(take());
-                }
-                let slice = (deadline - now).min(LOOK);
-                hold = self
-                    .turned
-                    .wait_timeout(hold, slice)
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .0;
+            match self.wait_while_held(deadline, &left) {
+                Waited::Free => {}
+                Waited::GaveUp => return Entry::TimedOut(take()),
+                Waited::Left => return Entry::Left,
             }
-            drop(hold);
             // The person's actions take this lock too, so after it nothing of theirs runs.
             let guard = take();
             let mut hold = self.hold();
@@ -139,6 +133,55 @@ impl Gate {
             // Taken over between the wait and the lock: let go and wait again.
         }
     }
+
+    /// Waits, counted among the waiting calls, while a person holds the phone.
+    fn wait_while_held(&self, deadline: Instant, left: &impl Fn() -> bool) -> Waited {
+        let mut hold = self.hold();
+        if !hold.held {
+            return Waited::Free;
+        }
+        hold.waiting.now += 1;
+        let waited = loop {
+            if !hold.held {
+                break Waited::Free;
+            }
+            if left() {
+                hold.waiting.left += 1;
+                break Waited::Left;
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                hold.waiting.gave_up += 1;
+                break Waited::GaveUp;
+            }
+            let slice = (deadline - now).min(LOOK);
+            hold = self
+                .turned
+                .wait_timeout(hold, slice)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        };
+        hold.waiting.now -= 1;
+        waited
+    }
+}
+
+/// Agents' calls held at the gate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Waiting {
+    /// Calls waiting for the person to hand back.
+    pub now: usize,
+    /// Calls whose client left while waiting (since the server started).
+    pub left: usize,
+    /// Calls that waited past the limit and were refused (since the server started).
+    pub gave_up: usize,
+}
+
+/// How a wait at the gate ended.
+enum Waited {
+    Free,
+    GaveUp,
+    Left,
 }
 
 /// Whether the running tool call's client has left (never, outside a tool call).
@@ -285,6 +328,31 @@ mod tests {
         assert_eq!(entered(&gate.enter(&lock, || false)), "timed out");
         assert!(started.elapsed() >= Duration::from_millis(150));
         assert_eq!(entered(&gate.enter(&lock, || true)), "left");
+        let counted = Waiting {
+            now: 0,
+            left: 1,
+            gave_up: 1,
+        };
+        assert_eq!(gate.waiting(), counted);
+    }
+
+    #[test]
+    fn a_waiting_call_is_counted_until_it_goes_through() {
+        let gate = Arc::new(Gate::new(Duration::from_secs(30)));
+        gate.take_over();
+        let agent = Arc::clone(&gate);
+        let call = std::thread::spawn(move || {
+            let lock = Mutex::new(());
+            entered(&agent.enter(&lock, || false))
+        });
+        let started = Instant::now();
+        while gate.waiting().now == 0 {
+            assert!(started.elapsed() < Duration::from_secs(10), "never waited");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        gate.hand_back();
+        assert_eq!(call.join().expect("the call ends"), "open");
+        assert_eq!(gate.waiting(), Waiting::default());
     }
 
     #[test]

@@ -126,6 +126,7 @@ mod tests {
 
     use super::super::Link;
     use super::*;
+    use crate::mcp::gate::Waiting;
 
     /// A workbench with documents `names`, the live screen at `live`, on document `current`.
     fn workbench(names: &[&str], live: usize, current: usize) -> Workbench {
@@ -145,6 +146,7 @@ mod tests {
             serving: None,
             recording: None,
             steps: None,
+            agents: Waiting::default(),
             document: Some(live),
         });
         workbench

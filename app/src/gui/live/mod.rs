@@ -15,6 +15,8 @@ use std::sync::mpsc::{Receiver, Sender};
 
 use tapscope_core::device::Key;
 
+use crate::mcp::gate::Waiting;
+
 pub use phone::LivePhone;
 use worker::{Command, Update};
 
@@ -56,6 +58,8 @@ struct Link {
     recording: Option<PathBuf>,
     /// Where the recording's steps sit among the workbench's documents, once it has some.
     steps: Option<Range<usize>>,
+    /// Agents' calls at the gate: waiting now, and those that gave up or left.
+    agents: Waiting,
     /// Where the live screen sits among the workbench's documents.
     document: Option<usize>,
 }
@@ -118,6 +122,7 @@ impl LiveState {
             serving: None,
             recording: None,
             steps: None,
+            agents: Waiting::default(),
             document: None,
         });
     }
@@ -132,6 +137,18 @@ impl LiveState {
     /// The open phone, once it opened.
     pub fn phone(&self) -> Option<&Arc<dyn LivePhone>> {
         self.link.as_ref()?.phone.as_ref()
+    }
+
+    /// Agents' calls waiting for the person, and those that gave up or left.
+    pub fn agents(&self) -> Waiting {
+        self.link
+            .as_ref()
+            .map_or_else(Waiting::default, |l| l.agents)
+    }
+
+    /// A note for the person (a refusal, an agent that left), to show.
+    pub fn note(&self) -> Option<&str> {
+        self.link.as_ref()?.note.as_deref()
     }
 
     /// The MCP server's address while it runs.
@@ -170,6 +187,22 @@ impl LiveState {
     pub fn find_devices(&mut self) {
         (self.devices, self.adb_note) = phone::devices();
     }
+}
+
+/// What the person should hear when agents' calls gave up or left since `before`.
+fn agents_note(before: Waiting, now: Waiting) -> Option<String> {
+    if now.left > before.left {
+        return Some(
+            "An agent disconnected while you held the phone: its call was dropped, nothing \
+             was done for it."
+                .to_owned(),
+        );
+    }
+    (now.gave_up > before.gave_up).then(|| {
+        "An agent's call waited too long and was refused: it was told a person holds the \
+         phone. Hand back to let agents act."
+            .to_owned()
+    })
 }
 
 impl Workbench {
@@ -235,6 +268,10 @@ impl Workbench {
                     link.steps = None;
                 }
                 Update::Steps(steps) => self.show_steps(steps),
+                Update::Agents(agents) => {
+                    link.note = agents_note(link.agents, agents).or(link.note.take());
+                    link.agents = agents;
+                }
             }
         }
     }

@@ -78,6 +78,14 @@ fn take_over_ui(ui: &mut egui::Ui, live: &mut LiveState, held: bool) {
             ui.spinner();
         }
     });
+    let waiting = live.agents().now;
+    if held && waiting > 0 {
+        let calls = if waiting == 1 { "call" } else { "calls" };
+        ui.colored_label(
+            colors::AMBER,
+            format!("{waiting} agent {calls} waiting for you to hand back"),
+        );
+    }
     ui.label(
         egui::RichText::new(match (held, live.serving().is_some()) {
             (true, _) => "You hold the phone: agents wait. Click the screen to tap, drag to swipe.",

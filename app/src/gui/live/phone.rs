@@ -8,6 +8,7 @@ use std::sync::Arc;
 use tapscope_core::session::{Action, Observation, Outcome, Session};
 
 use crate::journal::Journal;
+use crate::mcp::gate::Waiting;
 use crate::mcp::http::{self, PATH};
 use crate::mcp::{Failure, PhoneServer, ServedClock, ServedDevice};
 use crate::phone::{DeviceArgs, WithSession};
@@ -17,6 +18,8 @@ pub trait LivePhone: Send + Sync {
     fn take_over(&self);
     fn hand_back(&self);
     fn is_held(&self) -> bool;
+    /// Agents' calls waiting for the person, and those that gave up or left.
+    fn waiting(&self) -> Waiting;
     /// A person's action, recorded as theirs when recording.
     fn person_act(&self, action: &Action) -> Result<Outcome, Failure>;
     /// A person reads the screen (a new version).
@@ -44,6 +47,10 @@ where
 
     fn is_held(&self) -> bool {
         PhoneServer::is_held(self)
+    }
+
+    fn waiting(&self) -> Waiting {
+        self.gate().waiting()
     }
 
     fn person_act(&self, action: &Action) -> Result<Outcome, Failure> {

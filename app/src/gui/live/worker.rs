@@ -15,6 +15,7 @@ use super::touch;
 use crate::gui::document::Document;
 use crate::gui::views::screen::Gesture;
 use crate::mcp::Failure;
+use crate::mcp::gate::Waiting;
 
 /// How often the thread looks for a screen an agent left.
 const POLL: Duration = Duration::from_millis(250);
@@ -52,6 +53,8 @@ pub enum Update {
     Recording(PathBuf),
     /// The recording's steps, read again after it grew.
     Steps(Vec<Document>),
+    /// Agents' calls at the gate changed.
+    Agents(Waiting),
 }
 
 /// Starts the thread on the phone `open` returns; `name` names its screens.
@@ -81,6 +84,7 @@ pub fn start(
                 shown: None,
                 served: None,
                 followed: None,
+                agents: Waiting::default(),
             }
             .run(&inbox);
         });
@@ -99,6 +103,8 @@ struct Worker<'a, F: Fn(Update)> {
     served: Option<Served>,
     /// The recording the server writes, read again as it grows.
     followed: Option<Follow>,
+    /// Agents' calls at the gate, as last told.
+    agents: Waiting,
 }
 
 impl<F: Fn(Update)> Worker<'_, F> {
@@ -109,6 +115,7 @@ impl<F: Fn(Update)> Worker<'_, F> {
         loop {
             self.show_latest();
             self.show_steps();
+            self.show_agents();
             match inbox.recv_timeout(POLL) {
                 Ok(command) => self.handle(command),
                 Err(RecvTimeoutError::Timeout) => {}
@@ -170,6 +177,15 @@ impl<F: Fn(Update)> Worker<'_, F> {
             Some(Ok(steps)) => (self.send)(Update::Steps(steps)),
             Some(Err(why)) => (self.send)(Update::Note(why)),
             None => {}
+        }
+    }
+
+    /// Sends the agents' calls at the gate when they changed.
+    fn show_agents(&mut self) {
+        let agents = self.phone.waiting();
+        if agents != self.agents {
+            self.agents = agents;
+            (self.send)(Update::Agents(agents));
         }
     }
 
