@@ -56,6 +56,8 @@ fn check_step(harness: &mut Harness<'static, Workbench>, index: usize) {
         format!("tapscope — long_300 — {position} · {}", step.tool)
     );
     harness.get_by_label(&position);
+    // The step list scrolled to it (only the rows in view are laid out).
+    harness.get_by_label(&format!("{:>3} {}", step.step, step.tool));
     let document = workbench.document().expect("a document");
     let Some(screen) = step.after.as_ref().or(step.before.as_ref()) else {
         assert!(!document.has_screen());

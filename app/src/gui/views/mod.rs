@@ -36,15 +36,16 @@ pub fn line_rows_ui(
     reveal: Option<usize>,
     mut row_ui: impl FnMut(&mut egui::Ui, usize),
 ) {
-    let row_height =
-        ui.text_style_height(&egui::TextStyle::Monospace) + ui.spacing().item_spacing.y + 2.0;
+    // A selectable monospace label; `show_rows` adds the spacing between rows itself.
+    let row_height = ui.text_style_height(&egui::TextStyle::Monospace) + 2.0;
+    let pitch = row_height + ui.spacing().item_spacing.y;
     let mut area = egui::ScrollArea::both()
         .id_salt(id)
         .auto_shrink([false, false]);
     if let Some(row) = reveal {
         let above = (ui.available_height() / 3.0).max(0.0);
         area = area
-            .vertical_scroll_offset((row as f32 * row_height - above).max(0.0))
+            .vertical_scroll_offset((row as f32 * pitch - above).max(0.0))
             .horizontal_scroll_offset(0.0);
     }
     area.show_rows(ui, row_height, rows, |ui, range| {
