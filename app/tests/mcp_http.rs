@@ -4,8 +4,8 @@
 //! protocol revisions clients speak.
 
 use std::collections::HashSet;
-use std::io::Read;
-use std::net::{SocketAddr, TcpListener as StdListener, TcpStream as StdStream};
+use std::io::{BufRead, BufReader, Read};
+use std::net::{SocketAddr, TcpListener as StdListener};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -39,13 +39,12 @@ impl Drop for Server {
 }
 
 impl Server {
-    /// Starts `tapscope serve --http 127.0.0.1:PORT` plus `extra`, and waits until it
-    /// accepts connections.
+    /// Starts `tapscope serve --http 127.0.0.1:0` plus `extra` and waits until it says
+    /// where it listens (the port the system gave it: no race for a free one).
     fn start(extra: &[&str], env_token: Option<&str>) -> Self {
-        let addr = free_addr();
         let mut command = tapscope();
         command
-            .args(["serve", "--http", &addr.to_string(), "--seed", "1"])
+            .args(["serve", "--http", "127.0.0.1:0", "--seed", "1"])
             .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -53,37 +52,14 @@ impl Server {
         if let Some(token) = env_token {
             command.env("TAPSCOPE_TOKEN", token);
         }
-        let child = command.spawn().expect("tapscope serve starts");
-        let mut server = Server { child, addr };
-        server.wait_until_listening(Duration::from_secs(30));
-        server
+        let mut child = command.spawn().expect("tapscope serve starts");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let addr = listening_at(stderr, Duration::from_secs(30));
+        Server { child, addr }
     }
 
     fn url(&self) -> String {
         format!("http://{}/mcp", self.addr)
-    }
-
-    /// Polls the port; a server that exited meanwhile fails the test with its stderr.
-    fn wait_until_listening(&mut self, timeout: Duration) {
-        let start = Instant::now();
-        loop {
-            if StdStream::connect_timeout(&self.addr, Duration::from_millis(200)).is_ok() {
-                return;
-            }
-            if let Some(status) = self.child.try_wait().expect("child status") {
-                let mut stderr = String::new();
-                if let Some(mut pipe) = self.child.stderr.take() {
-                    let _ = pipe.read_to_string(&mut stderr);
-                }
-                panic!("tapscope serve exited ({status}) before listening:\n{stderr}");
-            }
-            assert!(
-                start.elapsed() < timeout,
-                "tapscope serve did not accept connections on {} within {timeout:?}",
-                self.addr
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
     }
 
     fn is_running(&mut self) -> bool {
@@ -96,6 +72,30 @@ fn tapscope() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_tapscope"));
     command.env_remove("TAPSCOPE_TOKEN");
     command
+}
+
+/// The address in the server's "MCP over streamable HTTP at http://ADDR/mcp" line; what it
+/// said instead when it exits or stays silent. Its stderr is drained after that line.
+fn listening_at(stderr: impl Read + Send + 'static, timeout: Duration) -> SocketAddr {
+    let (lines, said) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = lines.send(line);
+        }
+    });
+    let deadline = Instant::now() + timeout;
+    let mut before = Vec::new();
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let line = said.recv_timeout(left).unwrap_or_else(|e| {
+            panic!("tapscope serve did not say where it listens ({e}); it said: {before:?}")
+        });
+        if let Some(at) = line.split("at http://").nth(1) {
+            let addr = at.split('/').next().unwrap_or_default();
+            return addr.parse().unwrap_or_else(|e| panic!("{line}: {e}"));
+        }
+        before.push(line);
+    }
 }
 
 /// A loopback port nobody listens on right now.
