@@ -240,6 +240,42 @@ fn the_compare_view_lists_what_a_scroll_moved_in_and_out() {
 }
 
 #[test]
+fn the_compare_view_shows_the_tree_acted_on_with_the_target_line_selected() {
+    let demo = demo();
+    let tap = demo
+        .steps
+        .iter()
+        .position(|s| {
+            s.tool == "tap"
+                && s.acted_on
+                    .as_deref()
+                    .is_some_and(|a| a.contains("Knitting"))
+        })
+        .expect("the demo taps the knitting video");
+    let mut harness = demo_harness(Harness::builder());
+    harness.state_mut().go_to_step(tap);
+    harness.state_mut().replay.compare = true;
+    harness.run();
+    harness.get_by_label("Tree acted on, the target highlighted");
+    let selected: Vec<String> = harness
+        .query_all(by().label_contains("Knitting a sweater"))
+        .filter(|node| node.accesskit_node().toggled() == Some(egui::accesskit::Toggled::True))
+        .filter_map(|node| node.accesskit_node().label())
+        .collect();
+    assert_eq!(selected.len(), 1, "{selected:?}");
+    assert!(selected[0].contains("i: 11"), "{selected:?}");
+
+    // The refused stale tap's handle names another screen: said, and no line is selected.
+    harness.state_mut().go_to_step(refused_index(&demo));
+    harness.run();
+    let handle = demo.steps[refused_index(&demo)]
+        .handle
+        .clone()
+        .expect("a handle");
+    harness.get_by_label_contains(&format!("{handle} names a screen other than this one"));
+}
+
+#[test]
 fn renders_the_compare_view_of_a_scroll_to_a_snapshot() {
     let mut harness = demo_harness(Harness::builder().wgpu());
     let scroll = second_scroll(&demo());

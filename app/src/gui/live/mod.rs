@@ -251,10 +251,11 @@ impl Workbench {
                     link.error = None;
                     self.show_live(*document);
                 }
-                Update::Note(why) => {
+                Update::Refused(why) => {
                     link.busy = false;
                     link.note = Some(why);
                 }
+                Update::Note(why) => link.note = Some(why),
                 Update::Failed(why) => {
                     link.busy = false;
                     link.error = Some(format!(

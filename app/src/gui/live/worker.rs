@@ -42,8 +42,9 @@ pub enum Update {
     /// The device could not be opened.
     NotOpened(String),
     Screen(Box<Document>),
-    /// Something to read that stops nothing: a refused action (nothing reached the
-    /// device), a recording the timeline could not read.
+    /// An action was refused (nothing reached the device).
+    Refused(String),
+    /// Something to read that stops nothing: a recording the timeline could not read.
     Note(String),
     /// The device failed: most often it was disconnected.
     Failed(String),
@@ -165,7 +166,7 @@ impl<F: Fn(Update)> Worker<'_, F> {
 
     fn failed(&self, failure: &Failure) {
         (self.send)(match failure {
-            Failure::Refused(why) => Update::Note(why.clone()),
+            Failure::Refused(why) => Update::Refused(why.clone()),
             Failure::Failed(why) => Update::Failed(why.clone()),
         });
     }

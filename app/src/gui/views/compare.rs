@@ -1,12 +1,14 @@
 //! `compare_ui`: one step's screens before and after side by side with the action drawn on
-//! them, beside its arguments, its whole result and the structural diff of the two trees
-//! (appeared in green, disappeared in red, changed with what changed).
+//! them, beside the structural diff of the two trees (appeared in green, disappeared in
+//! red, changed with what changed), the tree acted on with the target's line selected, the
+//! arguments and the whole result.
 
 use std::sync::Arc;
 
 use egui::{Color32, RichText, pos2, vec2};
 use tapscope_core::handle::Handle;
 use tapscope_core::inspect::tree_diff::{DiffNode, TreeDiff};
+use tapscope_core::model::NodeId;
 use tapscope_core::recording::{ScreenRef, Step};
 
 use super::colors;
@@ -40,7 +42,9 @@ pub fn compare_ui(ui: &mut egui::Ui, info: &StepInfo, replay: &mut Replay) {
             egui::ScrollArea::vertical()
                 .id_salt("compare text")
                 .auto_shrink([false, false])
-                .show(ui, |ui| text_ui(ui, step, diff.as_deref(), after.as_ref()));
+                .show(ui, |ui| {
+                    text_ui(ui, step, diff.as_deref(), before.as_ref(), after.as_ref());
+                });
         });
     // What went is outlined in red on the screen before, what came in green after.
     let outlines = |nodes: fn(&TreeDiff) -> &[DiffNode], color: Color32| -> Vec<Mark> {
@@ -52,9 +56,9 @@ pub fn compare_ui(ui: &mut egui::Ui, info: &StepInfo, replay: &mut Replay) {
     };
     let mut gone = outlines(|d| &d.disappeared, colors::REMOVED);
     if let Some((_, Ok(screen))) = &before
-        && let Some(bounds) = target_bounds(step, screen)
+        && let Some(target) = target(step, screen)
     {
-        gone.push(Mark::Bounds(bounds, colors::SELECTED));
+        gone.push(Mark::Bounds(target.bounds, colors::SELECTED));
     }
     let came = outlines(|d| &d.appeared, colors::ADDED);
     egui::CentralPanel::default().show(ui, |ui| {
@@ -98,21 +102,38 @@ fn screen_ui(
     picture_ui(ui, screen, size, &format!("screen {side}"), &marks);
 }
 
+/// The element a call acted on, found on one of its screens.
+struct Target {
+    /// The raw node.
+    id: NodeId,
+    bounds: tapscope_core::Rect,
+}
+
 /// The element the call named by handle on this screen, else the one at its first point.
-fn target_bounds(step: &Step, screen: &Screen) -> Option<tapscope_core::Rect> {
+fn target(step: &Step, screen: &Screen) -> Option<Target> {
     if let Some(handle) = step.handle.as_deref() {
         let handle: Handle = handle.parse().ok()?;
         let node = (handle.version == screen.document.version)
             .then(|| screen.inspection.pruned.resolve(handle.i))??;
-        return Some(node.bounds);
+        return Some(Target {
+            id: node.raw,
+            bounds: node.bounds,
+        });
     }
     let &[x, y] = step.path.first()?;
     let document = &screen.document;
     let id = node_at(document, &screen.inspection, pos2(x as f32, y as f32))?;
-    document.visibility.get(id).ok()
+    let bounds = document.visibility.get(id).ok()?;
+    Some(Target { id, bounds })
 }
 
-fn text_ui(ui: &mut egui::Ui, step: &Step, diff: Option<&TreeDiff>, after: Option<&Loaded>) {
+fn text_ui(
+    ui: &mut egui::Ui,
+    step: &Step,
+    diff: Option<&TreeDiff>,
+    before: Option<&Loaded>,
+    after: Option<&Loaded>,
+) {
     ui.strong("What changed in the tree");
     match diff {
         Some(diff) => diff_ui(ui, diff),
@@ -121,6 +142,13 @@ fn text_ui(ui: &mut egui::Ui, step: &Step, diff: Option<&TreeDiff>, after: Optio
         }
     };
     ui.separator();
+    let aimed = step.handle.is_some() || !step.path.is_empty();
+    if let Some((_, Ok(screen))) = before.filter(|_| aimed) {
+        egui::CollapsingHeader::new("Tree acted on, the target highlighted")
+            .default_open(true)
+            .show(ui, |ui| acted_on_ui(ui, step, screen));
+        ui.separator();
+    }
     ui.strong("Arguments");
     let arguments = serde_json::to_string_pretty(&step.arguments).unwrap_or_default();
     ui.label(RichText::new(arguments).monospace());
@@ -138,6 +166,32 @@ fn text_ui(ui: &mut egui::Ui, step: &Step, diff: Option<&TreeDiff>, after: Optio
                 Ok(text) => ui.label(RichText::new(text).monospace()),
                 Err(why) => ui.colored_label(colors::LOST, why),
             });
+    }
+}
+
+/// The pruned tree of the screen the step acted on, its target's line selected; a stale
+/// handle's target is on another screen (the forensics show it).
+fn acted_on_ui(ui: &mut egui::Ui, step: &Step, screen: &Screen) {
+    let target = target(step, screen);
+    let line = target.and_then(|t| *screen.inspection.line_of_node.get(t.id)?);
+    match (&step.handle, line) {
+        (_, Some(_)) => {}
+        (Some(handle), None) => {
+            ui.colored_label(
+                colors::AMBER,
+                format!(
+                    "{handle} names a screen other than this one (version {}); the \
+                     forensics under the timeline show what it meant",
+                    screen.document.version
+                ),
+            );
+        }
+        (None, None) => {
+            ui.weak("no element is under the step's point on this screen");
+        }
+    }
+    for (k, text) in screen.inspection.lines.iter().map(|l| &l.text).enumerate() {
+        let _ = ui.selectable_label(line == Some(k), RichText::new(text).monospace());
     }
 }
 
