@@ -4,7 +4,7 @@
 //! and the person's, shows on the timeline as it happens; a phone that disconnects is a
 //! message, and the workbench goes on.
 
-use std::path::Path;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -18,8 +18,8 @@ use rmcp::ServiceExt;
 use rmcp::transport::StreamableHttpClientTransport;
 use serde_json::json;
 use tapscope::gui::Workbench;
-use tapscope::mcp::PhoneServer;
 use tapscope::mcp::gate::CHANGED;
+use tapscope::mcp::{PhoneServer, ServedClock, ServedDevice};
 use tapscope_core::device::sim::Sim;
 use tapscope_core::device::{Device, DeviceError, Display, Key};
 use tapscope_core::geometry::Point;
@@ -43,18 +43,40 @@ fn harness() -> Harness<'static, Workbench> {
         )
 }
 
-/// A workbench showing the sim live, on a virtual clock so settling takes no real time.
-fn live_harness() -> Harness<'static, Workbench> {
+/// A test's recording folder, removed when the test ends.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A workbench showing the sim live, on a virtual clock so settling takes no real time,
+/// recording into the scratch folder `name`.
+fn live_harness(name: &str) -> (Harness<'static, Workbench>, Scratch) {
     let clock = VirtualClock::default();
     let session = Session::new(Sim::new(clock.clone(), 1), clock, SessionConfig::default());
-    let phone = Arc::new(PhoneServer::new(session));
+    let scratch = Scratch(common::temp_dir(name));
     let mut harness = harness();
+    harness.state_mut().live.record = scratch.0.display().to_string();
+    attach(&mut harness, PhoneServer::new(session));
+    (harness, scratch)
+}
+
+/// Shows `phone` live and waits for its first screen.
+fn attach<D: ServedDevice, C: ServedClock>(
+    harness: &mut Harness<'static, Workbench>,
+    phone: PhoneServer<D, C>,
+) {
     let ctx = harness.ctx.clone();
-    harness.state_mut().live.attach(&ctx, "sim", phone);
-    until(&mut harness, "the live screen shows the launcher", |w| {
+    harness
+        .state_mut()
+        .live
+        .attach(&ctx, "sim", Arc::new(phone));
+    until(harness, "the live screen shows the launcher", |w| {
         shows(w, "TapTube")
     });
-    harness
 }
 
 /// Whether the current document is the live screen and its dump has `text`.
@@ -102,7 +124,7 @@ fn click_screen_at(harness: &mut Harness<'_, Workbench>, display: egui::Pos2) {
 
 #[test]
 fn a_click_on_the_screen_taps_the_phone_and_back_returns() {
-    let mut harness = live_harness();
+    let (mut harness, scratch) = live_harness("live-click");
     assert!(
         harness.state().screen.touch,
         "no server: the person may act"
@@ -118,11 +140,21 @@ fn a_click_on_the_screen_taps_the_phone_and_back_returns() {
     until(&mut harness, "Back returns to the launcher", |w| {
         shows(w, "TapTube") && !shows(w, "Search videos")
     });
+
+    // Every person's action is recorded as theirs, and shows on the timeline.
+    until(&mut harness, "the person's steps on the timeline", |w| {
+        w.timeline_step().is_some_and(|s| s.step.step == 3)
+    });
+    harness.get_by_label(&format!("timeline step 1: {OBSERVE}, ok, by the person"));
+    harness.get_by_label("timeline step 2: tap, ok, by the person");
+    harness.get_by_label("timeline step 3: press_key, ok, by the person");
+    let recorded = recording::read(&scratch.0).expect("the recording reads");
+    assert!(recorded.steps.iter().all(|s| s.actor == Actor::Person));
 }
 
 #[test]
 fn typing_goes_through_the_text_field() {
-    let mut harness = live_harness();
+    let (mut harness, _scratch) = live_harness("live-typing");
     click_screen_at(&mut harness, TAPTUBE);
     until(&mut harness, "the feed", |w| shows(w, "Search videos"));
     let search = harness
@@ -144,9 +176,8 @@ fn typing_goes_through_the_text_field() {
 
 #[test]
 fn the_panel_serves_agents_whose_steps_show_live_and_take_over_pauses_them() {
-    let mut harness = live_harness();
-    let dir = common::temp_dir("live-serve");
-    harness.state_mut().live.record = dir.display().to_string();
+    let (mut harness, scratch) = live_harness("live-serve");
+    let dir = scratch.0.clone();
     let url = start_server(&mut harness);
     harness.step();
     assert!(
@@ -168,8 +199,9 @@ fn the_panel_serves_agents_whose_steps_show_live_and_take_over_pauses_them() {
     until(&mut harness, "the agent's tap is on the timeline", |w| {
         w.timeline_step().is_some_and(|s| s.step.tool == "tap")
     });
-    harness.get_by_label(&format!("timeline step 1: {OBSERVE}, ok"));
-    harness.get_by_label("timeline step 2: tap, ok");
+    harness.get_by_label(&format!("timeline step 1: {OBSERVE}, ok, by the person"));
+    harness.get_by_label(&format!("timeline step 2: {OBSERVE}, ok"));
+    harness.get_by_label("timeline step 3: tap, ok");
 
     harness.get_by_label("Take over").click();
     until(&mut harness, "the person may act", |w| w.screen.touch);
@@ -197,16 +229,16 @@ fn the_panel_serves_agents_whose_steps_show_live_and_take_over_pauses_them() {
         common::text(&answered)
     );
     until(&mut harness, "the agent's step after the person's", |w| {
-        w.timeline_step().is_some_and(|s| s.step.step == 4)
+        w.timeline_step().is_some_and(|s| s.step.step == 5)
     });
-    harness.get_by_label("timeline step 3: press_key, ok, by the person");
-    harness.get_by_label("timeline step 4: press_key, ok");
+    harness.get_by_label("timeline step 4: press_key, ok, by the person");
+    harness.get_by_label("timeline step 5: press_key, ok");
 
     // A cell opens its step: the agent's tap, with the step panel.
-    harness.get_by_label("timeline step 2: tap, ok").click();
+    harness.get_by_label("timeline step 3: tap, ok").click();
     harness.step();
     let tap = harness.state().step().expect("a step on show");
-    assert_eq!((tap.step.step, tap.step.tool.as_str()), (2, "tap"));
+    assert_eq!((tap.step.step, tap.step.tool.as_str()), (3, "tap"));
     assert!(tap.recording.recording.dir.ends_with(&dir));
 
     let recorded = recording::read(&dir).expect("the recording reads");
@@ -218,6 +250,7 @@ fn the_panel_serves_agents_whose_steps_show_live_and_take_over_pauses_them() {
     assert_eq!(
         steps,
         [
+            (Actor::Person, OBSERVE),
             (Actor::Agent, OBSERVE),
             (Actor::Agent, "tap"),
             (Actor::Person, "press_key"),
@@ -225,12 +258,11 @@ fn the_panel_serves_agents_whose_steps_show_live_and_take_over_pauses_them() {
         ]
     );
     drop(agent);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn an_agent_that_disconnects_while_paused_is_a_note_and_the_server_goes_on() {
-    let mut harness = live_harness();
+    let (mut harness, _scratch) = live_harness("live-leave");
     let url = start_server(&mut harness);
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     let connect = |url: &str| {
@@ -271,31 +303,21 @@ fn an_agent_that_disconnects_while_paused_is_a_note_and_the_server_goes_on() {
     let next = connect(&url);
     let screen = runtime.block_on(common::ok(&next, OBSERVE, json!({})));
     assert!(screen.contains("TapTube"), "{screen}");
-    let dir = harness.state().live.recording().map(Path::to_owned);
     drop(next);
-    if let Some(dir) = dir {
-        let _ = std::fs::remove_dir_all(dir);
-    }
 }
 
 #[test]
-fn a_server_started_without_a_folder_records_into_a_new_temporary_one() {
-    let mut harness = live_harness();
-    start_server(&mut harness);
-    let dir = harness
-        .state()
-        .live
-        .recording()
-        .expect("a recording")
-        .to_owned();
-    assert!(dir.starts_with(std::env::temp_dir()), "{}", dir.display());
-    assert!(dir.join(recording::SESSION_FILE).is_file());
-    harness.get_by_label_contains(&format!("Recording to {}", dir.display()));
-    harness.get_by_label("Stop server").click();
-    until(&mut harness, "the server stops", |w| {
-        w.live.serving().is_none()
-    });
-    let _ = std::fs::remove_dir_all(&dir);
+fn a_phone_opened_without_a_folder_is_recorded_into_a_new_temporary_one() {
+    let clock = VirtualClock::default();
+    let session = Session::new(Sim::new(clock.clone(), 1), clock, SessionConfig::default());
+    let mut harness = harness();
+    attach(&mut harness, PhoneServer::new(session));
+    let dir = harness.state().live.recording().expect("a recording");
+    let scratch = Scratch(dir.to_owned());
+    let temp = std::env::temp_dir().join("tapscope-live");
+    assert!(scratch.0.starts_with(temp), "{}", scratch.0.display());
+    assert!(scratch.0.join(recording::SESSION_FILE).is_file());
+    harness.get_by_label(&format!("Recording to {}", scratch.0.display()));
 }
 
 #[test]
@@ -308,10 +330,9 @@ fn a_phone_that_disconnects_is_a_message_and_comes_back_on_refresh() {
     };
     let session = Session::new(device, clock, SessionConfig::default());
     let mut harness = harness();
-    let ctx = harness.ctx.clone();
-    let phone = Arc::new(PhoneServer::new(session));
-    harness.state_mut().live.attach(&ctx, "sim", phone);
-    until(&mut harness, "the launcher", |w| shows(w, "TapTube"));
+    let scratch = Scratch(common::temp_dir("live-unplugged"));
+    harness.state_mut().live.record = scratch.0.display().to_string();
+    attach(&mut harness, PhoneServer::new(session));
 
     plugged.store(false, Ordering::SeqCst);
     harness.get_by_label("Back").click();

@@ -123,8 +123,13 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
 
     /// Records every call from now on into `journal`.
     pub fn with_journal(self, journal: Journal) -> Self {
-        *self.journal.lock().unwrap_or_else(PoisonError::into_inner) = Some(journal);
+        self.attach_journal(journal);
         self
+    }
+
+    /// Records every call from now on into `journal`, for this server and its clones.
+    pub fn attach_journal(&self, journal: Journal) {
+        *self.journal.lock().unwrap_or_else(PoisonError::into_inner) = Some(journal);
     }
 
     /// The session every clone of this server drives.

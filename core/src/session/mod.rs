@@ -168,6 +168,8 @@ struct State<D, C> {
     screenshot: Option<(ImageScale, Option<String>)>,
     /// The structural hash after the last scroll, to recognise the end of a list.
     last_scroll: Option<u64>,
+    /// The last peeked screenshot and the version that was latest then.
+    peeked: Option<(String, Screenshot)>,
 }
 
 impl<D: Device, C: Clock> Session<D, C> {
@@ -184,6 +186,7 @@ impl<D: Device, C: Clock> Session<D, C> {
                 latest: None,
                 screenshot: None,
                 last_scroll: None,
+                peeked: None,
             }),
         }
     }
@@ -239,11 +242,20 @@ impl<D: Device, C: Clock> Session<D, C> {
     }
 
     /// A screenshot like [`Session::screenshot`] that leaves pixel actions on the agent's
-    /// last one: for recordings and viewers.
+    /// last one: for recordings and viewers. Taken once per observed version, so a
+    /// recording and a viewer of the same screen share it (one screencap, not two).
     pub fn peek_screenshot(&self) -> Result<Screenshot, SessionError> {
         let mut state = self.lock();
+        let version = state.latest.as_ref().map(|o| o.version.clone());
+        if let Some((seen, shot)) = &state.peeked
+            && version.as_ref() == Some(seen)
+        {
+            return Ok(shot.clone());
+        }
         let png = state.device.screenshot_png()?;
-        observe::downsample(&png, None, state.config.fallback_longest_side)
+        let shot = observe::downsample(&png, None, state.config.fallback_longest_side)?;
+        state.peeked = version.map(|v| (v, shot.clone()));
+        Ok(shot)
     }
 
     /// Checks the action against the latest snapshot (a stale handle is refused without

@@ -227,9 +227,11 @@ fn two_callers_share_one_lock() {
 }
 
 /// The simulated phone, unplugged for a while: every call fails until it is plugged back.
+/// It counts its screenshots.
 struct Unpluggable {
     sim: Sim<VirtualClock>,
     unplugged: bool,
+    screencaps: usize,
 }
 
 impl crate::device::Device for Unpluggable {
@@ -243,6 +245,7 @@ impl crate::device::Device for Unpluggable {
         self.sim.dump()
     }
     fn screenshot_png(&mut self) -> Result<Vec<u8>, DeviceError> {
+        self.screencaps += 1;
         self.sim.screenshot_png()
     }
     fn display(&mut self) -> Result<crate::device::Display, DeviceError> {
@@ -274,14 +277,19 @@ impl crate::device::Device for Unpluggable {
     }
 }
 
-#[test]
-fn a_device_that_disconnects_mid_action_is_an_error_and_the_session_recovers() {
+fn unpluggable() -> Session<Unpluggable, VirtualClock> {
     let clock = VirtualClock::default();
     let device = Unpluggable {
         sim: Sim::new(clock.clone(), 7),
         unplugged: false,
+        screencaps: 0,
     };
-    let session = Session::new(device, clock, SessionConfig::default());
+    Session::new(device, clock, SessionConfig::default())
+}
+
+#[test]
+fn a_device_that_disconnects_mid_action_is_an_error_and_the_session_recovers() {
+    let session = unpluggable();
     let home = session.observe().unwrap();
     session.with_device(|d| d.unplugged = true);
     let err = session
@@ -292,6 +300,29 @@ fn a_device_that_disconnects_mid_action_is_an_error_and_the_session_recovers() {
     session.with_device(|d| d.unplugged = false);
     let back = session.observe().expect("usable again");
     assert_ne!(back.version, home.version);
+}
+
+#[test]
+fn a_screen_is_peeked_once_per_version() {
+    let session = unpluggable();
+    let screencaps =
+        |session: &Session<Unpluggable, VirtualClock>| session.with_device(|d| d.screencaps);
+    let home = session.observe().unwrap();
+    let first = session.peek_screenshot().expect("a screenshot");
+    let again = session.peek_screenshot().expect("the same screenshot");
+    assert_eq!(first.png, again.png);
+    assert_eq!(
+        screencaps(&session),
+        1,
+        "the recording and a viewer share it"
+    );
+    session
+        .act(&Action::Tap(handle_of(&home, "TapTube")))
+        .unwrap();
+    session.peek_screenshot().expect("the new screen's");
+    assert_eq!(screencaps(&session), 2, "a new version is a new screenshot");
+    // Pixel actions still need the agent's own screenshot.
+    assert!(session.screenshot_version().is_none());
 }
 
 #[test]

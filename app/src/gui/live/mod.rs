@@ -32,7 +32,8 @@ pub struct LiveState {
     /// `sim` and the serials ADB listed last, and why ADB could not list any.
     devices: Vec<String>,
     adb_note: Option<String>,
-    /// The MCP server's port and the folder to record into (empty: none).
+    /// The MCP server's port, and the folder to record the session into (empty: a new
+    /// temporary one).
     pub port: String,
     pub record: String,
     /// What the "Type" button types, and the key the menu presses.
@@ -54,7 +55,7 @@ struct Link {
     /// A refusal, or a note that does not stop anything.
     note: Option<String>,
     serving: Option<String>,
-    /// The folder the session is recorded into, since the server started.
+    /// The folder the session is recorded into, once it opened.
     recording: Option<PathBuf>,
     /// Where the recording's steps sit among the workbench's documents, once it has some.
     steps: Option<Range<usize>>,
@@ -109,7 +110,8 @@ impl LiveState {
         open: impl FnOnce() -> Result<Arc<dyn LivePhone>, String> + Send + 'static,
     ) {
         self.disconnect();
-        let (commands, updates) = worker::start(ctx.clone(), name.clone(), open);
+        let record = follow::record_dir(&self.record, &name);
+        let (commands, updates) = worker::start(ctx.clone(), name.clone(), record, open);
         self.shown = true;
         self.link = Some(Link {
             name,
@@ -156,7 +158,7 @@ impl LiveState {
         self.link.as_ref()?.serving.as_deref()
     }
 
-    /// The folder the served session is recorded into.
+    /// The folder the session is recorded into.
     pub fn recording(&self) -> Option<&Path> {
         self.link.as_ref()?.recording.as_deref()
     }

@@ -6,8 +6,8 @@ use std::net::{Ipv4Addr, SocketAddr};
 use tapscope_core::device::Key;
 use tapscope_core::session::Action;
 
+use super::LiveState;
 use super::worker::Command;
-use super::{LiveState, follow};
 use crate::gui::views::colors;
 
 pub fn panel_ui(ui: &mut egui::Ui, live: &mut LiveState) {
@@ -17,6 +17,12 @@ pub fn panel_ui(ui: &mut egui::Ui, live: &mut LiveState) {
         Some(phone) => {
             let name = live.link.as_ref().map_or("", |l| l.name.as_str());
             ui.label(format!("Showing {name} live"));
+            if let Some(dir) = live.recording() {
+                ui.label(format!("Recording to {}", dir.display()))
+                    .on_hover_text(
+                        "every step, yours and agents', shows on the timeline as it happens",
+                    );
+            }
             take_over_ui(ui, live, phone.is_held());
             ui.add_enabled_ui(live.can_act(), |ui| controls_ui(ui, live));
             ui.separator();
@@ -58,6 +64,15 @@ fn connect_ui(ui: &mut egui::Ui, live: &mut LiveState) {
     if let Some(note) = &live.adb_note {
         ui.colored_label(colors::AMBER, format!("ADB: {note}"));
     }
+    ui.horizontal(|ui| {
+        let label = ui.label("Record to");
+        ui.add(
+            egui::TextEdit::singleline(&mut live.record)
+                .hint_text("a folder (default: a new temporary one)")
+                .desired_width(140.0),
+        )
+        .labelled_by(label.id);
+    });
     if ui.button("Connect").clicked() {
         live.connect(ui.ctx());
     }
@@ -138,7 +153,7 @@ fn controls_ui(ui: &mut egui::Ui, live: &mut LiveState) {
     }
 }
 
-/// The port, the record folder, and starting or stopping the server.
+/// The port, and starting or stopping the server.
 fn server_ui(ui: &mut egui::Ui, live: &mut LiveState) {
     ui.label("MCP server (streamable HTTP on 127.0.0.1)");
     if let Some(url) = live.serving().map(str::to_owned) {
@@ -159,15 +174,6 @@ fn server_ui(ui: &mut egui::Ui, live: &mut LiveState) {
         ui.add(egui::TextEdit::singleline(&mut live.port).desired_width(60.0))
             .labelled_by(label.id);
     });
-    ui.horizontal(|ui| {
-        let label = ui.label("Record to");
-        ui.add(
-            egui::TextEdit::singleline(&mut live.record)
-                .hint_text("a folder (default: a new temporary one)")
-                .desired_width(140.0),
-        )
-        .labelled_by(label.id);
-    });
     let port = live.port.trim().parse::<u16>();
     if port.is_err() {
         ui.colored_label(colors::AMBER, "the port is a number from 0 to 65535");
@@ -177,10 +183,10 @@ fn server_ui(ui: &mut egui::Ui, live: &mut LiveState) {
         .clicked()
         && let Ok(port) = port
     {
-        let device = live.link.as_ref().map_or("phone", |l| l.name.as_str());
-        let record = follow::record_dir(&live.record, device);
-        let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
-        live.send(Command::Serve { addr, record });
+        live.send(Command::Serve(SocketAddr::from((
+            Ipv4Addr::LOCALHOST,
+            port,
+        ))));
     }
 }
 

@@ -28,9 +28,11 @@ pub trait LivePhone: Send + Sync {
     fn latest(&self) -> Option<Arc<Observation>>;
     /// A screenshot for the view (pixel actions keep the agent's last one).
     fn peek_png(&self) -> Result<Vec<u8>, String>;
-    /// Serves MCP over HTTP at `addr` on this session, recording it into `record` (as the
-    /// device `device`), until the returned server is dropped.
-    fn serve(&self, addr: SocketAddr, record: &Path, device: &str) -> Result<Served, String>;
+    /// Records every call from now on, the person's and agents', into `dir` (as the
+    /// device `device`).
+    fn record(&self, dir: &Path, device: &str) -> Result<(), String>;
+    /// Serves MCP over HTTP at `addr` on this session until the returned server is dropped.
+    fn serve(&self, addr: SocketAddr) -> Result<Served, String>;
 }
 
 impl<D: ServedDevice, C: ServedClock> LivePhone for PhoneServer<D, C>
@@ -70,12 +72,15 @@ where
         shot.map(|s| s.png).map_err(|e| e.to_string())
     }
 
-    fn serve(&self, addr: SocketAddr, record: &Path, device: &str) -> Result<Served, String> {
-        // Bound first: a port in use leaves no recording folder behind.
-        let bound = bind(addr)?;
+    fn record(&self, dir: &Path, device: &str) -> Result<(), String> {
         let now = self.session().clock().now();
-        let journal = Journal::create(record, device, now).map_err(|e| e.to_string())?;
-        serve_http(bound, self.clone().with_journal(journal))
+        let journal = Journal::create(dir, device, now).map_err(|e| e.to_string())?;
+        self.attach_journal(journal);
+        Ok(())
+    }
+
+    fn serve(&self, addr: SocketAddr) -> Result<Served, String> {
+        serve_http(self.clone(), addr)
     }
 }
 
@@ -94,37 +99,17 @@ impl Drop for Served {
     }
 }
 
-/// A bound MCP listener and the runtime that serves it.
-struct Bound {
-    runtime: tokio::runtime::Runtime,
-    listener: tokio::net::TcpListener,
-    url: String,
-}
-
-/// Binds `addr` (loopback only: there is no token here).
-fn bind(addr: SocketAddr) -> Result<Bound, String> {
+/// Binds `addr` (loopback only: there is no token here) and serves `server`'s clones on a
+/// thread of its own.
+fn serve_http<D: ServedDevice, C: ServedClock>(
+    server: PhoneServer<D, C>,
+    addr: SocketAddr,
+) -> Result<Served, String> {
     let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
     let listener = runtime
         .block_on(http::bind(addr, None))
         .map_err(|e| e.to_string())?;
     let url = format!("http://{}{PATH}", listener.local_addr().unwrap_or(addr));
-    Ok(Bound {
-        runtime,
-        listener,
-        url,
-    })
-}
-
-/// Serves `server`'s clones on a thread of its own.
-fn serve_http<D: ServedDevice, C: ServedClock>(
-    bound: Bound,
-    server: PhoneServer<D, C>,
-) -> Result<Served, String> {
-    let Bound {
-        runtime,
-        listener,
-        url,
-    } = bound;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     std::thread::Builder::new()
         .name("tapscope mcp".into())

@@ -28,11 +28,7 @@ pub enum Command {
     Touch(Gesture),
     /// The person reads the screen again.
     Refresh,
-    Serve {
-        addr: SocketAddr,
-        /// Where the session is recorded (the timeline shows it).
-        record: PathBuf,
-    },
+    Serve(SocketAddr),
     StopServing,
 }
 
@@ -58,10 +54,12 @@ pub enum Update {
     Agents(Waiting),
 }
 
-/// Starts the thread on the phone `open` returns; `name` names its screens.
+/// Starts the thread on the phone `open` returns, recorded into `record`; `name` names
+/// its screens and the recording's device.
 pub fn start(
     ctx: egui::Context,
     name: String,
+    record: PathBuf,
     open: impl FnOnce() -> Result<Arc<dyn LivePhone>, String> + Send + 'static,
 ) -> (Sender<Command>, Receiver<Update>) {
     let (commands, inbox) = channel();
@@ -78,13 +76,26 @@ pub fn start(
                 Err(e) => return send(Update::NotOpened(e)),
             };
             send(Update::Opened(Arc::clone(&phone)));
+            let followed = match phone.record(&record, &name) {
+                Ok(()) => {
+                    send(Update::Recording(record.clone()));
+                    Some(Follow::new(record))
+                }
+                Err(e) => {
+                    send(Update::Note(format!(
+                        "not recording this session: {e}. Name another folder in \
+                         \"Record to\" and connect again."
+                    )));
+                    None
+                }
+            };
             Worker {
                 phone,
                 name,
                 send: &send,
                 shown: None,
                 served: None,
-                followed: None,
+                followed,
                 agents: Waiting::default(),
             }
             .run(&inbox);
@@ -102,7 +113,7 @@ struct Worker<'a, F: Fn(Update)> {
     /// The version on show.
     shown: Option<String>,
     served: Option<Served>,
-    /// The recording the server writes, read again as it grows.
+    /// The session's recording, read again as it grows.
     followed: Option<Follow>,
     /// Agents' calls at the gate, as last told.
     agents: Waiting,
@@ -133,14 +144,12 @@ impl<F: Fn(Update)> Worker<'_, F> {
                 None => self.refresh(),
             },
             Command::Refresh => self.refresh(),
-            Command::Serve { addr, record } => {
+            Command::Serve(addr) => {
                 self.served = None;
-                match self.phone.serve(addr, &record, &self.name) {
+                match self.phone.serve(addr) {
                     Ok(served) => {
                         (self.send)(Update::Serving(Some(served.url.clone())));
                         self.served = Some(served);
-                        (self.send)(Update::Recording(record.clone()));
-                        self.followed = Some(Follow::new(record));
                     }
                     Err(e) => (self.send)(Update::Failed(format!("the MCP server: {e}"))),
                 }
