@@ -180,6 +180,8 @@ fn the_panel_serves_agents_whose_steps_show_live_and_take_over_pauses_them() {
     let dir = scratch.0.clone();
     let url = start_server(&mut harness);
     harness.step();
+    // The session was recorded from the start; the server shares that recording.
+    harness.get_by_label(&format!("Recording to {}", dir.display()));
     assert!(
         !harness.state().screen.touch,
         "agents drive: clicks inspect"

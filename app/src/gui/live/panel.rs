@@ -158,12 +158,6 @@ fn server_ui(ui: &mut egui::Ui, live: &mut LiveState) {
     ui.label("MCP server (streamable HTTP on 127.0.0.1)");
     if let Some(url) = live.serving().map(str::to_owned) {
         ui.label(format!("Agents connect to {url}"));
-        if let Some(dir) = live.recording() {
-            ui.label(format!("Recording to {}", dir.display()))
-                .on_hover_text(
-                    "every step, agents' and yours, shows on the timeline as it happens",
-                );
-        }
         if ui.button("Stop server").clicked() {
             live.send(Command::StopServing);
         }
