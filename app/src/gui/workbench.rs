@@ -140,7 +140,7 @@ impl Workbench {
     }
 
     /// The step the timeline is drawn around: the one on show, or on the live screen the
-    /// latest step of the session it serves.
+    /// latest step of its recording.
     pub fn timeline_step(&self) -> Option<&StepInfo> {
         timeline_step(&self.documents, self.current, &self.live)
     }

@@ -1,6 +1,6 @@
-//! The recording a served session writes, read again whenever it grows, so that agents'
-//! (and the person's) steps show on the timeline as they happen; the live screen's timeline
-//! is that recording's.
+//! The live session's recording, read again whenever it grows, so that the person's and
+//! agents' steps show on the timeline as they happen; the live screen's timeline is that
+//! recording's.
 
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -12,8 +12,8 @@ use crate::gui::recording::{self, StepInfo};
 use crate::gui::selection::Selection;
 use crate::gui::workbench::Workbench;
 
-/// Where a session served from the workbench is recorded: the folder the person named,
-/// else a new one under the system's temporary folder (the timeline needs a recording).
+/// Where a live session is recorded: the folder the person named, else a new one under the
+/// system's temporary folder (the timeline needs a recording).
 pub fn record_dir(chosen: &str, device: &str) -> PathBuf {
     let chosen = chosen.trim();
     if !chosen.is_empty() {
@@ -65,7 +65,7 @@ fn log_len(dir: &Path) -> Option<u64> {
 }
 
 impl super::LiveState {
-    /// The latest step of the served recording when `current` is the live screen: the
+    /// The latest step of the live recording when `current` is the live screen: the
     /// timeline shows it under the live screen.
     pub fn latest_step<'a>(
         &self,
@@ -79,7 +79,7 @@ impl super::LiveState {
 }
 
 impl Workbench {
-    /// Puts the served recording's steps, read again, in place of the ones shown before.
+    /// Puts the live recording's steps, read again, in place of the ones shown before.
     /// A person on its last step follows the new last one; one on an earlier step, or on
     /// another document, stays where they are.
     pub(super) fn show_steps(&mut self, steps: Vec<Document>) {

@@ -1,6 +1,7 @@
 //! Live mode: a phone (the sim or an ADB serial) on show in the workbench, its screen
 //! refreshed after every settle; a person takes it over from agents (click to tap, drag to
-//! swipe, type, keys), and the MCP server can run on the same session.
+//! swipe, type, keys), and the MCP server can run on the same session; the session is
+//! recorded and its steps shown on the timeline as they happen.
 
 mod follow;
 mod panel;
