@@ -263,7 +263,8 @@ impl Workbench {
                     link.busy = false;
                     link.error = Some(format!(
                         "the phone did not answer: {why}. Check that it is connected \
-                         (`tapscope devices`), then connect again."
+                         (`tapscope devices`), then press Refresh, or disconnect and \
+                         connect again."
                     ));
                 }
                 Update::Serving(url) => link.serving = url,
