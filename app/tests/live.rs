@@ -243,6 +243,32 @@ fn the_panel_serves_agents_whose_steps_show_live_and_take_over_pauses_them() {
     assert_eq!((tap.step.step, tap.step.tool.as_str()), (3, "tap"));
     assert!(tap.recording.recording.dir.ends_with(&dir));
 
+    // An agent's step while the person reads an earlier one: they stay on it, drawn whole
+    // in every frame while the timeline grows.
+    runtime.block_on(common::ok(&agent, OBSERVE, json!({})));
+    let started = Instant::now();
+    loop {
+        harness.step();
+        let workbench = harness.state();
+        let on_show = workbench.step().expect("a step on show");
+        assert_eq!(on_show.step.step, 3, "the person stays on the agent's tap");
+        assert!(
+            workbench
+                .document()
+                .is_some_and(|d| d.screen_loaded() && d.has_screen())
+                && workbench.analysis.is_some(),
+            "the step on show is drawn in every frame"
+        );
+        if on_show.steps().len() == 6 {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the agent's step never reached the timeline"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+
     let recorded = recording::read(&dir).expect("the recording reads");
     let steps: Vec<(Actor, &str)> = recorded
         .steps
@@ -257,6 +283,7 @@ fn the_panel_serves_agents_whose_steps_show_live_and_take_over_pauses_them() {
             (Actor::Agent, "tap"),
             (Actor::Person, "press_key"),
             (Actor::Agent, "press_key"),
+            (Actor::Agent, OBSERVE),
         ]
     );
     drop(agent);

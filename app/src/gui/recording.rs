@@ -35,6 +35,12 @@ impl RecordingInfo {
     pub fn screens_in_memory(&self) -> usize {
         self.screens.in_memory()
     }
+
+    /// Whether `other` is this recording, perhaps read again after it grew: its earlier
+    /// steps, and what was worked out from them, are the same.
+    pub fn same_recording(&self, other: &RecordingInfo) -> bool {
+        self.screens.same_recording(&other.screens)
+    }
 }
 
 /// Which of a step's screens a document shows.
@@ -94,6 +100,17 @@ pub fn is_recording(path: &Path) -> bool {
 /// a recording that cannot be read at all (another format or version, no steps) is an
 /// error.
 pub fn open(path: &Path) -> Result<(Vec<Document>, Vec<String>), String> {
+    let mut documents = reread(path, None)?;
+    if let Some(first) = documents.iter().position(Document::has_screen) {
+        show(&mut documents, first);
+    }
+    Ok((documents, Vec::new()))
+}
+
+/// Reads the recording in `path` like [`open`], loading no screen: for a recording being
+/// written, read again whenever it grew. `earlier`, the same recording as read before,
+/// lends the screens it loaded, so steps already shown are not read again.
+pub fn reread(path: &Path, earlier: Option<&RecordingInfo>) -> Result<Vec<Document>, String> {
     let recording = Arc::new(recording::read(path).map_err(|e| e.to_string())?);
     let name = folder_name(&recording.dir);
     let mut warnings: Vec<String> = recording
@@ -116,6 +133,7 @@ pub fn open(path: &Path) -> Result<(Vec<Document>, Vec<String>), String> {
         screens: Arc::new(Screens::new(
             Arc::clone(&recording),
             shown.iter().map(|s| s.screen.clone()).collect(),
+            earlier.map(|e| &*e.screens),
         )),
         recording,
     });
@@ -140,10 +158,7 @@ pub fn open(path: &Path) -> Result<(Vec<Document>, Vec<String>), String> {
         ));
     }
     documents[0].warnings.extend(warnings);
-    if let Some(first) = documents.iter().position(Document::has_screen) {
-        show(&mut documents, first);
-    }
-    Ok((documents, Vec::new()))
+    Ok(documents)
 }
 
 fn folder_name(dir: &Path) -> String {
@@ -313,5 +328,68 @@ impl Workbench {
             document = loaded(&mut document);
         }
         Some(document)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tapscope_core::session::synthetic;
+
+    use super::*;
+
+    /// The recording `info` was read from.
+    fn info(documents: &[Document]) -> Arc<RecordingInfo> {
+        let step = documents[0].step.as_deref().expect("a step");
+        Arc::clone(&step.recording)
+    }
+
+    #[test]
+    fn a_grown_recording_read_again_keeps_the_screens_loaded_before() {
+        let whole = tempfile::tempdir().expect("a folder");
+        synthetic::write(whole.path(), 40, 3).expect("written");
+        let log = std::fs::read_to_string(whole.path().join(SESSION_FILE)).expect("the log");
+        // The same recording while it was being written: its header and first 20 steps.
+        let growing = tempfile::tempdir().expect("a folder");
+        std::fs::create_dir(growing.path().join("screens")).expect("screens");
+        for screen in std::fs::read_dir(whole.path().join("screens")).expect("screens") {
+            let screen = screen.expect("a screen").path();
+            let to = growing
+                .path()
+                .join("screens")
+                .join(screen.file_name().expect("a name"));
+            std::fs::copy(&screen, to).expect("copied");
+        }
+        let first: String = log.split_inclusive('\n').take(21).collect();
+        std::fs::write(growing.path().join(SESSION_FILE), first).expect("written");
+
+        let before = reread(growing.path(), None).expect("read");
+        assert_eq!(before.len(), 20);
+        assert!(
+            before.iter().all(|d| !d.screen_loaded()),
+            "no screen loaded"
+        );
+        let earlier = info(&before);
+        assert_eq!(earlier.screens_in_memory(), 0);
+        let shown = before
+            .iter()
+            .position(|d| d.unloaded)
+            .expect("a step with a screen");
+        let loaded = earlier.screens.document(shown).expect("a screen");
+        assert!(loaded.is_ok(), "{loaded:?}");
+
+        std::fs::write(growing.path().join(SESSION_FILE), &log).expect("grown");
+        let after = reread(growing.path(), Some(&earlier)).expect("read again");
+        assert_eq!(after.len(), 40);
+        let later = info(&after);
+        assert!(later.same_recording(&earlier));
+        assert_eq!(
+            later.screens_in_memory(),
+            1,
+            "the screen shown before is kept"
+        );
+
+        let other = info(&reread(whole.path(), None).expect("read"));
+        assert!(!other.same_recording(&earlier));
+        assert_eq!(other.screens_in_memory(), 0);
     }
 }

@@ -278,8 +278,9 @@ impl Workbench {
             self.go_to_step(index);
         }
         self.handle_keys(ui);
-        self.load_current_screen();
+        // Live news can replace the document on show: it loads in this same frame.
         self.live_frame();
+        self.load_current_screen();
         self.refresh_analysis();
         self.selection.new_frame();
 

@@ -3,12 +3,13 @@
 //! recording's.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use tapscope_core::recording::SESSION_FILE;
 
 use crate::gui::document::Document;
-use crate::gui::recording::{self, StepInfo};
+use crate::gui::recording::{self, RecordingInfo, StepInfo};
 use crate::gui::selection::Selection;
 use crate::gui::workbench::Workbench;
 
@@ -37,13 +38,19 @@ pub struct Follow {
     dir: PathBuf,
     /// The log's length when last read: it only grows, a step at a time.
     read: u64,
+    /// The recording as last read, whose loaded screens the next reading keeps.
+    earlier: Option<Arc<RecordingInfo>>,
 }
 
 impl Follow {
     /// Follows the recording just started in `dir` (its header written, no steps yet).
     pub fn new(dir: PathBuf) -> Self {
         let read = log_len(&dir).unwrap_or(0);
-        Self { dir, read }
+        Self {
+            dir,
+            read,
+            earlier: None,
+        }
     }
 
     /// The recording's documents, one per step, when steps were written since the last
@@ -55,8 +62,11 @@ impl Follow {
             return None;
         }
         self.read = len;
-        let opened = recording::open(&self.dir).map(|(documents, _)| documents);
-        Some(opened.map_err(|e| format!("the timeline could not read the recording: {e}")))
+        let read = recording::reread(&self.dir, self.earlier.as_deref());
+        if let Some(info) = read.as_ref().ok().and_then(|d| d.first()?.step.as_deref()) {
+            self.earlier = Some(Arc::clone(&info.recording));
+        }
+        Some(read.map_err(|e| format!("the timeline could not read the recording: {e}")))
     }
 }
 
@@ -110,12 +120,10 @@ impl Workbench {
             Some(offset) => new.start + offset.min(new.len().saturating_sub(1)),
             None => shift(self.current),
         };
-        if was_on.is_some() {
-            // The document on show was replaced: its node ids and lines are new ones.
-            self.analysis = None;
-            if following {
-                self.selection = Selection::default();
-            }
+        // A step stays the same once written, so only a move to the new last step makes
+        // the selection another screen's (the analysis follows the document on its own).
+        if following {
+            self.selection = Selection::default();
         }
     }
 }
@@ -126,7 +134,6 @@ mod tests {
 
     use super::super::Link;
     use super::*;
-    use crate::mcp::gate::Waiting;
 
     /// A workbench with documents `names`, the live screen at `live`, on document `current`.
     fn workbench(names: &[&str], live: usize, current: usize) -> Workbench {
@@ -135,20 +142,9 @@ mod tests {
         workbench.current = current;
         let (commands, _) = channel();
         let (_, updates) = channel();
-        workbench.live.link = Some(Link {
-            name: "sim".into(),
-            commands,
-            updates,
-            phone: None,
-            busy: false,
-            error: None,
-            note: None,
-            serving: None,
-            recording: None,
-            steps: None,
-            agents: Waiting::default(),
-            document: Some(live),
-        });
+        let mut link = Link::new("sim".into(), commands, updates);
+        link.document = Some(live);
+        workbench.live.link = Some(link);
         workbench
     }
 

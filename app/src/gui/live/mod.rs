@@ -66,6 +66,26 @@ struct Link {
     document: Option<usize>,
 }
 
+impl Link {
+    /// A phone opening on the thread behind `commands` and `updates`.
+    fn new(name: String, commands: Sender<Command>, updates: Receiver<Update>) -> Self {
+        Self {
+            name,
+            commands,
+            updates,
+            phone: None,
+            busy: true,
+            error: None,
+            note: None,
+            serving: None,
+            recording: None,
+            steps: None,
+            agents: Waiting::default(),
+            document: None,
+        }
+    }
+}
+
 impl Default for LiveState {
     fn default() -> Self {
         Self {
@@ -114,20 +134,7 @@ impl LiveState {
         let record = follow::record_dir(&self.record, &name);
         let (commands, updates) = worker::start(ctx.clone(), name.clone(), record, open);
         self.shown = true;
-        self.link = Some(Link {
-            name,
-            commands,
-            updates,
-            phone: None,
-            busy: true,
-            error: None,
-            note: None,
-            serving: None,
-            recording: None,
-            steps: None,
-            agents: Waiting::default(),
-            document: None,
-        });
+        self.link = Some(Link::new(name, commands, updates));
     }
 
     /// Hands the phone back and lets the thread (and the server) end.

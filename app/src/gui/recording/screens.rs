@@ -27,8 +27,9 @@ pub(super) struct Screens {
     shown: Vec<Option<ScreenRef>>,
     /// The encoding the recorded token counts were made with, when tapscope knows it.
     encoding: Option<Encoding>,
-    /// Most recently used first, at most [`CACHE_SCREENS`].
-    slots: Mutex<VecDeque<(Key, Slot)>>,
+    /// Most recently used first, at most [`CACHE_SCREENS`]; shared with the loaders of the
+    /// same recording read again after it grew (a written screen never changes).
+    slots: Arc<Mutex<VecDeque<(Key, Slot)>>>,
 }
 
 impl std::fmt::Debug for Screens {
@@ -42,15 +43,29 @@ impl std::fmt::Debug for Screens {
 }
 
 impl Screens {
-    /// `shown` has one entry per step of `recording`.
-    pub(super) fn new(recording: Arc<Recording>, shown: Vec<Option<ScreenRef>>) -> Self {
+    /// `shown` has one entry per step of `recording`; `earlier`, the loader of the same
+    /// recording read before it grew, lends its loaded screens.
+    pub(super) fn new(
+        recording: Arc<Recording>,
+        shown: Vec<Option<ScreenRef>>,
+        earlier: Option<&Screens>,
+    ) -> Self {
         let encoding = recording.header.encoding.parse().ok();
+        let slots = earlier.map_or_else(
+            || Arc::new(Mutex::new(VecDeque::with_capacity(CACHE_SCREENS + 1))),
+            |earlier| Arc::clone(&earlier.slots),
+        );
         Self {
             recording,
             shown,
             encoding,
-            slots: Mutex::new(VecDeque::with_capacity(CACHE_SCREENS + 1)),
+            slots,
         }
+    }
+
+    /// Whether `other` loads the same recording (perhaps read again after it grew).
+    pub(super) fn same_recording(&self, other: &Screens) -> bool {
+        Arc::ptr_eq(&self.slots, &other.slots)
     }
 
     /// The screen step `index` shows, as a document under the step's version (so its

@@ -124,10 +124,11 @@ impl Replay {
     }
 }
 
-/// The caches of `info`'s recording, started afresh when another recording is shown.
+/// The caches of `info`'s recording, started afresh when another recording is shown (not
+/// when the same one grew: a step's review, screens and diff depend on it and earlier steps).
 fn loaded<'a>(slot: &'a mut Option<Loaded>, info: &StepInfo) -> &'a mut Loaded {
     let loaded = match slot.take() {
-        Some(loaded) if Arc::ptr_eq(&loaded.of, &info.recording) => loaded,
+        Some(loaded) if loaded.of.same_recording(&info.recording) => loaded,
         _ => Loaded {
             of: Arc::clone(&info.recording),
             reviews: HashMap::new(),
