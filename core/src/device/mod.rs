@@ -2,6 +2,7 @@
 
 pub mod adb;
 pub mod adb_output;
+pub mod adbd;
 pub mod sim;
 
 use std::time::Duration;
@@ -10,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::geometry::Point;
 use crate::model::Size;
+use crate::stability::Dumps;
 
 /// The display as the device reports it: size in the current rotation, and the rotation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -119,8 +121,20 @@ pub enum DeviceError {
     Disconnected(String),
     #[error("`{command}` failed on the device: {output}")]
     Command { command: String, output: String },
+    #[error(
+        "the screen never went idle: a dump waits until no accessibility event has come for \
+         {}, and events kept coming for {} (a video, an animation or a live counter keeps \
+         changing it): observe again once it is still, or use a screenshot",
+        millis(*quiet),
+        millis(*waited)
+    )]
+    NotIdle { quiet: Duration, waited: Duration },
     #[error("{0}")]
     InvalidInput(String),
+}
+
+fn millis(d: Duration) -> String {
+    format!("{} ms", d.as_millis())
 }
 
 /// A phone tapscope can observe and drive. Calls block: run them off async executors
@@ -130,6 +144,18 @@ pub trait Device: Send {
     fn name(&self) -> String;
     /// The UI tree as uiautomator XML.
     fn dump(&mut self) -> Result<String, DeviceError>;
+    /// A dump that gives up after `limit` ([`DeviceError::NotIdle`] when it was still
+    /// waiting for the screen to go idle). Devices whose dumps return at once need not
+    /// override it.
+    fn dump_within(&mut self, limit: Duration) -> Result<String, DeviceError> {
+        let _ = limit;
+        self.dump()
+    }
+    /// What a dump of this device promises about the moment it shows; settling plans its
+    /// dumps by it. Snapshots unless the device says otherwise.
+    fn dumps(&self) -> Dumps {
+        Dumps::Snapshot
+    }
     /// A PNG screenshot of the whole display.
     fn screenshot_png(&mut self) -> Result<Vec<u8>, DeviceError>;
     fn display(&mut self) -> Result<Display, DeviceError>;

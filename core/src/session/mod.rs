@@ -3,6 +3,8 @@
 //! observes again — all under one lock, so two callers never interleave on a device.
 
 mod observe;
+#[cfg(test)]
+mod phone_tests;
 pub mod synthetic;
 #[cfg(test)]
 mod tests;
@@ -14,12 +16,14 @@ use serde::Serialize;
 
 pub use observe::{Observation, Screenshot, structure_hash};
 
+use observe::Look;
+
 use crate::device::{Device, DeviceError, Key};
 use crate::geometry::{ImageScale, Point, ScaleError};
 use crate::handle::{Handle, HandleError, resolve, tap_point};
 use crate::model::{Flags, Rect};
 use crate::prune::PruneRules;
-use crate::stability::{Clock, SettleConfig, SettleReport, Signals, wait_for_stable};
+use crate::stability::{Clock, Dumps, SettleConfig, SettleReport, Signals, wait_for_stable};
 
 /// How a session prunes, settles, scrolls and downsamples.
 #[derive(Clone, Debug, PartialEq)]
@@ -113,8 +117,23 @@ pub enum SessionError {
     Dump(#[from] crate::Error),
     #[error(transparent)]
     Scale(#[from] ScaleError),
-    #[error("nothing has been observed yet: call screen_operation_accessibility first")]
+    #[error(
+        "there is no current tree (nothing was observed yet, or the last action's screen could \
+         not be read): call screen_operation_accessibility first"
+    )]
     NotObserved,
+    /// The action reached the device, then the screen after it could not be read.
+    #[error(
+        "{acted_on} was acted on, but the screen after it could not be read: {source}. \
+         Handles from before are stale: call screen_operation_accessibility once the screen is \
+         still"
+    )]
+    AfterAction {
+        acted_on: String,
+        /// What the wait did before it failed.
+        settle: SettleReport,
+        source: Box<SessionError>,
+    },
     #[error("{0} cannot scroll: scroll a node printed with `scroll`")]
     NotScrollable(String),
     #[error(
@@ -143,7 +162,10 @@ impl SessionError {
             | SessionError::NoScreenshot
             | SessionError::TextTooLong(_) => true,
             SessionError::Device(DeviceError::InvalidInput(_)) => true,
-            SessionError::Device(_) | SessionError::Dump(_) | SessionError::Image(_) => false,
+            SessionError::Device(_)
+            | SessionError::Dump(_)
+            | SessionError::Image(_)
+            | SessionError::AfterAction { .. } => false,
         }
     }
 }
@@ -271,13 +293,36 @@ impl<D: Device, C: Clock> Session<D, C> {
             config,
             ..
         } = &mut *state;
-        let settle = wait_for_stable(
+        let waited = wait_for_stable(
             clock,
             &mut DeviceSignals { device },
             &config.settle,
             started,
-        )?;
-        let observation = state.observe()?;
+        );
+        let waited = match waited {
+            Ok(waited) => waited,
+            Err(failed) => {
+                // The screen moved on from the latest snapshot: its handles must not act.
+                state.latest = None;
+                state.last_scroll = None;
+                return Err(SessionError::AfterAction {
+                    acted_on,
+                    settle: failed.report,
+                    source: Box::new(failed.error),
+                });
+            }
+        };
+        let observation = match state.observe_look(waited.look, waited.looked_at) {
+            Ok(observation) => observation,
+            Err(error) => {
+                state.latest = None;
+                return Err(SessionError::AfterAction {
+                    acted_on,
+                    settle: waited.report,
+                    source: Box::new(error),
+                });
+            }
+        };
         let bottomed_out = match action {
             Action::Scroll { .. } => {
                 let hash = structure_hash(&observation.tree);
@@ -294,7 +339,7 @@ impl<D: Device, C: Clock> Session<D, C> {
         Ok(Outcome {
             acted_on,
             path,
-            settle,
+            settle: waited.report,
             observation,
             bottomed_out,
         })
@@ -303,8 +348,26 @@ impl<D: Device, C: Clock> Session<D, C> {
 
 impl<D: Device, C: Clock> State<D, C> {
     fn observe(&mut self) -> Result<Observation, SessionError> {
+        let dumped_at = self.clock.now();
+        let look = Look::take(&mut self.device, None)?;
+        self.observe_look(look, dumped_at)
+    }
+
+    /// The observation of a dump already read, under a fresh version.
+    fn observe_look(
+        &mut self,
+        look: Look,
+        dumped_at: Duration,
+    ) -> Result<Observation, SessionError> {
         let version = crate::prune::version_from(&mut self.versions);
-        observe::observe(&mut self.device, &self.clock, &self.config, version)
+        observe::observe(
+            &mut self.device,
+            &self.clock,
+            &self.config,
+            version,
+            look,
+            dumped_at,
+        )
     }
 
     fn remember(&mut self, observation: &Observation) {
@@ -442,10 +505,15 @@ struct DeviceSignals<'a, D> {
 
 impl<D: Device> Signals for DeviceSignals<'_, D> {
     type Error = SessionError;
+    type Look = Look;
 
-    fn structure_hash(&mut self) -> Result<u64, SessionError> {
-        let tree = crate::parse::parse_str(&self.device.dump()?)?;
-        Ok(structure_hash(&tree))
+    fn dumps(&self) -> Dumps {
+        self.device.dumps()
+    }
+
+    fn look(&mut self, limit: Duration) -> Result<(u64, Look), SessionError> {
+        let look = Look::take(self.device, Some(limit))?;
+        Ok((structure_hash(&look.tree), look))
     }
 
     fn last_event_at(&mut self) -> Option<Duration> {

@@ -1,5 +1,5 @@
-//! One observation: the dump pruned under a fresh version, and, for self-drawn screens,
-//! a downsampled screenshot taken at the same moment as the dump.
+//! One observation: a dump pruned under a version, and, for self-drawn screens, a
+//! downsampled screenshot taken at the same moment as the dump.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::time::Duration;
@@ -14,7 +14,7 @@ use crate::model::{Size, Tree};
 use crate::parse::parse_str;
 use crate::prune::{Pruned, PrunedNode, prune_with_version};
 use crate::render;
-use crate::stability::Clock;
+use crate::stability::{Clock, Dumps};
 
 /// A downsampled screenshot with the exact mapping of its pixels to the display's: the
 /// stand-in for an empty tree, and what the `screenshot` tool returns.
@@ -98,26 +98,49 @@ pub fn structure_hash(tree: &Tree) -> u64 {
 /// How many times a fallback dump and screenshot are retaken to catch one moment.
 const SAME_MOMENT_TRIES: usize = 3;
 
+/// One dump read off the device: the raw text and its tree.
+#[derive(Debug)]
+pub(super) struct Look {
+    pub raw: String,
+    pub tree: Tree,
+}
+
+impl Look {
+    /// Dumps within `limit`, or within the device's own limits when `None`.
+    pub(super) fn take<D: Device>(
+        device: &mut D,
+        limit: Option<Duration>,
+    ) -> Result<Self, SessionError> {
+        let raw = match limit {
+            Some(limit) => device.dump_within(limit)?,
+            None => device.dump()?,
+        };
+        let tree = parse_str(&raw)?;
+        Ok(Self { raw, tree })
+    }
+}
+
+/// The observation of `look`, dumped at `dumped_at`, under `version`; for a self-drawn
+/// screen with a screenshot of the same moment.
 pub(super) fn observe<D: Device, C: Clock>(
     device: &mut D,
     clock: &C,
     config: &SessionConfig,
     version: String,
+    mut look: Look,
+    mut dumped_at: Duration,
 ) -> Result<Observation, SessionError> {
     let mut attempt = 0;
     loop {
-        let dumped_at = clock.now();
-        let raw = device.dump()?;
-        let tree = parse_str(&raw)?;
-        let pruned = prune_with_version(&tree, &config.rules, version.clone());
+        let pruned = prune_with_version(&look.tree, &config.rules, version.clone());
         let mut observation = Observation {
             version: pruned.version.clone(),
             text: render::yaml(&pruned),
             fallback: None,
             dumped_at,
             screenshot_at: None,
-            raw,
-            tree,
+            raw: look.raw,
+            tree: look.tree,
             pruned,
         };
         if !observation.pruned.fallback {
@@ -125,18 +148,32 @@ pub(super) fn observe<D: Device, C: Clock>(
         }
         let png = device.screenshot_png()?;
         observation.screenshot_at = Some(clock.now());
-        // The screenshot must show the moment the dump did: retake both if the tree moved.
-        let after = parse_str(&device.dump()?)?;
         attempt += 1;
-        if structure_hash(&after) == structure_hash(&observation.tree)
-            || attempt == SAME_MOMENT_TRIES
-        {
-            observation.fallback = Some(downsample(
-                &png,
-                Some(observation.tree.display),
-                config.fallback_longest_side,
-            )?);
-            return Ok(observation);
+        // The screenshot must show the moment the dump did: retake both if the tree moved.
+        // A dump that waited for idle already proved the screen still; another (seconds
+        // on a phone) is not spent.
+        let moved = match device.dumps() {
+            Dumps::AfterIdle { .. } => None,
+            Dumps::Snapshot => {
+                let again_at = clock.now();
+                let again = Look::take(device, None)?;
+                (structure_hash(&again.tree) != structure_hash(&observation.tree))
+                    .then_some((again, again_at))
+            }
+        };
+        match moved {
+            Some((again, again_at)) if attempt < SAME_MOMENT_TRIES => {
+                look = again;
+                dumped_at = again_at;
+            }
+            _ => {
+                observation.fallback = Some(downsample(
+                    &png,
+                    Some(observation.tree.display),
+                    config.fallback_longest_side,
+                )?);
+                return Ok(observation);
+            }
         }
     }
 }

@@ -1,8 +1,10 @@
 //! `wait_for_stable`: after an action, wait until the screen has settled, or give up at a ceiling.
 //!
-//! Two signals must agree: the tree's structural hash is unchanged since the previous poll,
-//! and no accessibility event has arrived for `quiet`. The wait is generic over a [`Clock`]
-//! and its [`Signals`], so tests drive it with a [`VirtualClock`] and scripted signals.
+//! A look (a dump) is the expensive signal: on a phone one costs about 2 s. The wait knows
+//! what a dump of the device promises ([`Dumps`]) and spends the fewest that never return
+//! a screen mid-transition; the tree it returns is the last one it read. The wait is
+//! generic over a [`Clock`] and its [`Signals`], so tests drive it with a [`VirtualClock`]
+//! and scripted signals.
 //!
 //! Every duration in a serialized [`SettleConfig`] or [`SettleReport`] is a whole number of
 //! milliseconds (rounded down) in a field whose name ends in `_ms`.
@@ -13,6 +15,8 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+mod idle;
+mod poll;
 #[cfg(test)]
 mod tests;
 
@@ -83,13 +87,38 @@ impl Clock for VirtualClock {
     }
 }
 
+/// What one dump promises about the moment it shows, as the device knows it: the wait
+/// plans its dumps by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Dumps {
+    /// A dump shows the screen at the moment it is read (the sim; helpers on the device).
+    Snapshot,
+    /// A dump first waits until no accessibility event has come for `quiet`, then reads the
+    /// screen, and fails when that never happens (stock `uiautomator dump`: 1 s). It begins
+    /// watching `watches_after` into its call (its own process start).
+    AfterIdle {
+        #[serde(rename = "quiet_ms", with = "millis")]
+        quiet: Duration,
+        #[serde(rename = "watches_after_ms", with = "millis")]
+        watches_after: Duration,
+    },
+}
+
 /// What the wait observes on the device.
 pub trait Signals {
     /// Why a signal could not be read, e.g. the device disconnected mid-wait.
     type Error;
+    /// What one dump gives the caller (the raw dump and its tree): the wait hands back the
+    /// last one it read, so nobody dumps again after settling.
+    type Look;
 
-    /// The structural hash of the current tree (what an agent could see or act on).
-    fn structure_hash(&mut self) -> Result<u64, Self::Error>;
+    /// What a dump of this device promises.
+    fn dumps(&self) -> Dumps;
+
+    /// Reads the screen once, giving up after `limit`: the structural hash of its tree (what
+    /// an agent could see or act on) and the look itself.
+    fn look(&mut self, limit: Duration) -> Result<(u64, Self::Look), Self::Error>;
 
     /// When the most recent accessibility event arrived, in the clock's frame;
     /// `None` when none is known (the device reports none, or none came yet).
@@ -136,15 +165,35 @@ pub enum WaitingOn {
     Both,
 }
 
+/// Which signals said the screen had settled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DecidedBy {
+    /// Two dumps a poll apart showed the same structure; the device reports no events.
+    Structure,
+    /// Two dumps a poll apart agreed, and no accessibility event came for `quiet`.
+    StructureAndEvents,
+    /// The device's own dump waited until no event came for its quiet time, then read the
+    /// screen ([`Dumps::AfterIdle`]): one dump was the whole wait.
+    IdleDump,
+}
+
 /// What the wait did; times are from the moment the action was sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SettleReport {
-    /// When the first poll happened: the floor, or later if the action was slow to send.
+    /// When the first poll happened: the floor, or later if the action was slow to send
+    /// (earlier for a dump that waits for idle itself: its process start counts).
     #[serde(rename = "floor_ms", with = "millis")]
     pub floor: Duration,
-    /// How many times the structural hash was read.
+    /// How many times the signals were checked.
     pub polls: u32,
-    /// The poll that last saw the hash change; `None` if it never changed.
+    /// How many dumps the wait spent; the tree returned is the last of them. Recordings
+    /// made before this was counted read it as 0.
+    #[serde(default)]
+    pub dumps: u32,
+    /// When the screen was last seen changing: the poll whose hash differed from the one
+    /// before, or the last accessibility event while the events ruled dumps out; `None` if
+    /// it never changed.
     #[serde(rename = "last_change_ms", with = "opt_millis")]
     pub last_change: Option<Duration>,
     /// Time since the last accessibility event, at the last poll; `None` if none is known.
@@ -154,65 +203,53 @@ pub struct SettleReport {
     #[serde(rename = "total_ms", with = "millis")]
     pub total: Duration,
     pub settled: bool,
-    /// Why it did not settle; `None` when it did (so `settled: false` means the ceiling hit).
+    /// Which signals decided, when it settled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decided_by: Option<DecidedBy>,
+    /// What was still moving at the ceiling. `settled: false` without it: the wait ended
+    /// on an error (a dump that failed), which the step reports.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub waiting_on: Option<WaitingOn>,
 }
 
-/// Waits until the screen is stable after an action sent at `started_at` (in `clock`'s frame).
+/// A wait that ended: its report and the last look it read, which is the tree to return.
+#[derive(Debug)]
+pub struct Waited<L> {
+    pub report: SettleReport,
+    pub look: L,
+    /// When that look began, in the clock's frame.
+    pub looked_at: Duration,
+}
+
+/// A wait that a signal error ended: what the wait had done until then, and the error.
+#[derive(Debug, PartialEq)]
+pub struct WaitFailed<E> {
+    pub report: SettleReport,
+    pub error: E,
+}
+
+/// Waits until the screen is stable after an action sent at `started_at` (in `clock`'s frame)
+/// and returns the last look it read, so the caller never dumps again.
 ///
-/// Sleeps until the floor, then reads the structural hash every `poll`. Returns settled at
-/// the first poll whose hash equals the previous poll's while no event came for `quiet`;
-/// at the ceiling it returns `settled: false` instead. A signal error ends the wait with it.
+/// How depends on what the device's dump promises ([`Signals::dumps`]):
+/// - a dump that waits for idle itself, for at least `quiet`, is the whole wait: one dump
+///   once the floor has passed, bounded by the ceiling ([`idle`]);
+/// - snapshot dumps are polled every `poll` from the floor until two in a row agree while
+///   no event came for `quiet`, skipping every dump the events show cannot settle
+///   ([`poll`]); at the ceiling the wait returns `settled: false` with that moment's look.
 pub fn wait_for_stable<C: Clock, S: Signals>(
     clock: &mut C,
     signals: &mut S,
     config: &SettleConfig,
     started_at: Duration,
-) -> Result<SettleReport, S::Error> {
-    // A zero poll would spin without time passing.
-    let poll = config.poll.max(Duration::from_millis(1));
-    let ceiling_at = started_at.saturating_add(config.ceiling);
-    let floor_at = started_at.saturating_add(config.floor).min(ceiling_at);
-    sleep_until(clock, floor_at);
-
-    let first_poll = clock.now();
-    let mut previous: Option<u64> = None;
-    let mut polls = 0u32;
-    let mut last_change = None;
-    loop {
-        let at = clock.now();
-        let hash = signals.structure_hash()?;
-        polls = polls.saturating_add(1);
-        let idle = signals
-            .last_event_at()
-            .map(|event| at.saturating_sub(event));
-
-        let unchanged = previous == Some(hash);
-        if previous.is_some() && !unchanged {
-            last_change = Some(at.saturating_sub(started_at));
-        }
-        let quiet = idle.is_none_or(|idle| idle >= config.quiet);
-        let waiting_on = match (unchanged, quiet) {
-            (true, true) => None,
-            (false, true) => Some(WaitingOn::Structure),
-            (true, false) => Some(WaitingOn::Events),
-            (false, false) => Some(WaitingOn::Both),
-        };
-        if waiting_on.is_none() || at >= ceiling_at {
-            return Ok(SettleReport {
-                floor: first_poll.saturating_sub(started_at),
-                polls,
-                last_change,
-                idle,
-                total: clock.now().saturating_sub(started_at),
-                settled: waiting_on.is_none(),
-                waiting_on,
-            });
-        }
-        previous = Some(hash);
-        // The last poll lands on the ceiling itself, so the wait never overshoots it.
-        sleep_until(clock, at.saturating_add(poll).min(ceiling_at));
+) -> Result<Waited<S::Look>, WaitFailed<S::Error>> {
+    match signals.dumps() {
+        Dumps::AfterIdle {
+            quiet,
+            watches_after,
+        } if quiet >= config.quiet => idle::wait(clock, signals, config, started_at, watches_after),
+        // A dump that waits less than asked proves too little: poll as for snapshots.
+        Dumps::AfterIdle { .. } | Dumps::Snapshot => poll::wait(clock, signals, config, started_at),
     }
 }
 

@@ -7,7 +7,12 @@ fn ms(n: u64) -> Duration {
 }
 
 #[derive(Debug, PartialEq)]
-struct Disconnected;
+enum Gone {
+    Disconnected,
+    /// The idle dump's own time ran out before the events stopped.
+    NotIdle,
+}
+use Gone::Disconnected;
 
 /// A device whose tree and events follow a timeline read off a shared virtual clock.
 struct Script {
@@ -16,6 +21,8 @@ struct Script {
     changes: Vec<(Duration, u64)>,
     events: Vec<Duration>,
     fail_from: Option<Duration>,
+    /// Dumps that wait for idle themselves, as stock uiautomator's do.
+    idle_dumps: Option<IdleDumps>,
     next_hash: u64,
     /// When the hash was read, to check the poll cadence.
     reads: Vec<Duration>,
@@ -33,6 +40,7 @@ impl Script {
             changes: Vec::new(),
             events: Vec::new(),
             fail_from: None,
+            idle_dumps: None,
             next_hash: 1,
             reads: Vec::new(),
         }
@@ -58,29 +66,89 @@ impl Script {
         self
     }
 
-    fn run(
+    /// Each dump starts `start` ms in and waits until no event came for `quiet` ms.
+    fn idle_dumps(mut self, start: u64, quiet: u64) -> Self {
+        self.idle_dumps = Some(IdleDumps {
+            start: ms(start),
+            quiet: ms(quiet),
+        });
+        self
+    }
+
+    fn run(&mut self, config: &SettleConfig, started_at: u64) -> Result<SettleReport, Gone> {
+        self.wait(config, started_at)
+            .map(|waited| waited.report)
+            .map_err(|failed| failed.error)
+    }
+
+    fn wait(
         &mut self,
         config: &SettleConfig,
         started_at: u64,
-    ) -> Result<SettleReport, Disconnected> {
+    ) -> Result<Waited<u64>, WaitFailed<Gone>> {
         self.changes.sort_by_key(|c| c.0);
         self.events.sort();
         let mut clock = self.clock.clone();
         wait_for_stable(&mut clock, self, config, ms(started_at))
     }
+
+    fn hash_now(&self) -> u64 {
+        let now = self.clock.now();
+        let seen = self.changes.partition_point(|c| c.0 <= now);
+        seen.checked_sub(1).map_or(0, |i| self.changes[i].1)
+    }
+
+    /// What a stock dump does: its start, then a wait for `quiet` without events since
+    /// it began watching, within `limit`.
+    fn wait_for_idle(&mut self, idle: IdleDumps, limit: Duration) -> Result<(), Gone> {
+        let began = self.clock.now();
+        let give_up = began + limit;
+        self.clock.sleep(idle.start.min(limit));
+        let watching = self.clock.now();
+        loop {
+            let now = self.clock.now();
+            let last = self.last_event_at().map_or(watching, |e| e.max(watching));
+            if now >= last + idle.quiet {
+                return Ok(());
+            }
+            if now >= give_up {
+                return Err(Gone::NotIdle);
+            }
+            self.clock.sleep((last + idle.quiet).min(give_up) - now);
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct IdleDumps {
+    start: Duration,
+    quiet: Duration,
 }
 
 impl Signals for Script {
-    type Error = Disconnected;
+    type Error = Gone;
+    type Look = u64;
 
-    fn structure_hash(&mut self) -> Result<u64, Disconnected> {
-        let now = self.clock.now();
-        self.reads.push(now);
-        if self.fail_from.is_some_and(|at| now >= at) {
+    fn dumps(&self) -> Dumps {
+        match self.idle_dumps {
+            Some(idle) => Dumps::AfterIdle {
+                quiet: idle.quiet,
+                watches_after: idle.start,
+            },
+            None => Dumps::Snapshot,
+        }
+    }
+
+    fn look(&mut self, limit: Duration) -> Result<(u64, u64), Gone> {
+        self.reads.push(self.clock.now());
+        if self.fail_from.is_some_and(|at| self.clock.now() >= at) {
             return Err(Disconnected);
         }
-        let seen = self.changes.partition_point(|c| c.0 <= now);
-        Ok(seen.checked_sub(1).map_or(0, |i| self.changes[i].1))
+        if let Some(idle) = self.idle_dumps {
+            self.wait_for_idle(idle, limit)?;
+        }
+        let hash = self.hash_now();
+        Ok((hash, hash))
     }
 
     fn last_event_at(&mut self) -> Option<Duration> {
@@ -103,10 +171,12 @@ fn already_stable_returns_one_poll_after_the_floor() {
         SettleReport {
             floor: ms(200),
             polls: 2,
+            dumps: 2,
             last_change: None,
             idle: None,
             total: ms(250),
             settled: true,
+            decided_by: Some(DecidedBy::Structure),
             waiting_on: None,
         }
     );
@@ -130,10 +200,15 @@ fn events_keep_arriving_then_stop() {
     let mut script = Script::new().events(0, 1000, 100);
     let report = default_run(&mut script);
     assert!(report.settled);
-    assert_eq!(report.last_change, None);
+    // No dump saw a change; the last event is when the screen was last known to change.
+    assert_eq!(report.last_change, Some(ms(1000)));
     assert_eq!(report.idle, Some(ms(300)));
     assert_eq!(report.total, ms(1300));
     assert_eq!(report.polls, 23);
+    assert_eq!(report.decided_by, Some(DecidedBy::StructureAndEvents));
+    // While events come, no poll can settle: only the last two polls dump.
+    assert_eq!(report.dumps, 2);
+    assert_eq!(script.reads, [ms(1250), ms(1300)]);
 }
 
 #[test]
@@ -360,7 +435,7 @@ fn report_is_json_in_milliseconds() {
     let json = serde_json::to_string(&settled).unwrap();
     assert_eq!(
         json,
-        r#"{"floor_ms":200,"polls":2,"last_change_ms":null,"idle_ms":null,"total_ms":250,"settled":true}"#
+        r#"{"floor_ms":200,"polls":2,"dumps":2,"last_change_ms":null,"idle_ms":null,"total_ms":250,"settled":true,"decided_by":"structure"}"#
     );
     assert_eq!(
         serde_json::from_str::<SettleReport>(&json).unwrap(),
@@ -371,4 +446,76 @@ fn report_is_json_in_milliseconds() {
     let json = serde_json::to_string(&ticker).unwrap();
     assert!(json.contains(r#""last_change_ms":5000,"idle_ms":5000,"total_ms":5000,"settled":false,"waiting_on":"structure""#), "{json}");
     assert_eq!(serde_json::from_str::<SettleReport>(&json).unwrap(), ticker);
+}
+
+#[test]
+fn the_ceiling_dumps_even_when_events_never_stop() {
+    let mut script = Script::new().events(0, 10_000, 100);
+    let report = default_run(&mut script);
+    assert_eq!((report.settled, report.total), (false, ms(5000)));
+    // The poll before the ceiling and the ceiling's: the tree returned, and what moved.
+    assert_eq!(script.reads, [ms(4950), ms(5000)]);
+    assert_eq!(report.dumps, 2);
+    assert_eq!(report.waiting_on, Some(WaitingOn::Events));
+}
+
+#[test]
+fn a_report_of_an_older_recording_reads_without_dumps() {
+    let json = r#"{"floor_ms":200,"polls":9,"last_change_ms":600,"idle_ms":300,"total_ms":900,"settled":true}"#;
+    let report: SettleReport = serde_json::from_str(json).unwrap();
+    assert_eq!(
+        (report.polls, report.dumps, report.decided_by),
+        (9, 0, None)
+    );
+}
+
+#[test]
+fn an_idle_dump_is_the_whole_wait() {
+    // A stock phone: the dump starts 600 ms in, then waits 1 s without events.
+    let mut script = Script::new()
+        .frames(0, 1400, 16)
+        .events(0, 1400, 100)
+        .idle_dumps(600, 1000);
+    let waited = script.wait(&SettleConfig::default(), 0).unwrap();
+    let report = waited.report;
+    assert_eq!((report.settled, report.dumps, report.polls), (true, 1, 1));
+    assert_eq!(report.decided_by, Some(DecidedBy::IdleDump));
+    // Its process start covers the floor: the dump begins at once.
+    assert_eq!(script.reads, [ms(0)]);
+    assert_eq!(waited.looked_at, ms(0));
+    // Read 1 s after the last event, at 1400: the settled frame.
+    assert_eq!(report.total, ms(2400));
+    assert_eq!(waited.look, script.hash_now());
+    assert_eq!(script.clock.now(), ms(2400));
+}
+
+#[test]
+fn an_idle_dump_starting_faster_than_the_floor_waits_out_the_rest() {
+    let mut script = Script::new().idle_dumps(50, 1000);
+    let report = default_run(&mut script);
+    assert_eq!(script.reads, [ms(150)]);
+    assert_eq!(report.floor, ms(150));
+    assert_eq!(report.total, ms(1200));
+}
+
+#[test]
+fn an_idle_dump_on_a_screen_that_never_settles_stops_at_the_ceiling() {
+    let mut script = Script::new().events(0, 20_000, 40).idle_dumps(600, 1000);
+    let failed = script.wait(&SettleConfig::default(), 0).unwrap_err();
+    assert_eq!(failed.error, Gone::NotIdle);
+    let report = failed.report;
+    assert_eq!((report.settled, report.dumps), (false, 1));
+    assert_eq!((report.decided_by, report.waiting_on), (None, None));
+    assert_eq!(report.total, ms(5000));
+    assert_eq!(script.clock.now(), ms(5000));
+}
+
+#[test]
+fn an_idle_dump_quieter_than_asked_for_is_polled_like_snapshots() {
+    // The dump waits 100 ms; settling asks for 300 ms of quiet: one dump proves too little.
+    let mut script = Script::new().events(0, 600, 100).idle_dumps(0, 100);
+    let report = default_run(&mut script);
+    assert!(report.settled);
+    assert_eq!(report.decided_by, Some(DecidedBy::StructureAndEvents));
+    assert!(report.dumps >= 2, "{report:?}");
 }

@@ -5,7 +5,9 @@
 //! in-between frame (the new screen sliding in, a list part-way through its scroll) and
 //! accessibility events arrive at its start and every 100 ms until its end.
 
+pub mod costs;
 mod input;
+pub mod phone;
 mod render;
 mod screen;
 mod view;
@@ -35,6 +37,34 @@ const DISPLAY: Size = Size {
     width: 1080,
     height: 2400,
 };
+
+/// One accessibility event the simulated app raised.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    /// On the sim's clock.
+    pub at: Duration,
+    pub kind: EventKind,
+    pub package: String,
+}
+
+/// The accessibility event types the simulated app raises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventKind {
+    WindowStateChanged,
+    WindowContentChanged,
+    ViewScrolled,
+}
+
+impl EventKind {
+    /// The name Android's `AccessibilityEvent.toString()` prints.
+    pub fn name(self) -> &'static str {
+        match self {
+            EventKind::WindowStateChanged => "TYPE_WINDOW_STATE_CHANGED",
+            EventKind::WindowContentChanged => "TYPE_WINDOW_CONTENT_CHANGED",
+            EventKind::ViewScrolled => "TYPE_VIEW_SCROLLED",
+        }
+    }
+}
 
 #[derive(Clone, Copy, Debug)]
 enum AnimKind {
@@ -102,6 +132,43 @@ impl<C: Clock + Clone + Send> Sim<C> {
     /// When the running animation ends, if one is running.
     pub fn animation_end(&self) -> Option<Duration> {
         self.anim.map(|a| a.end)
+    }
+
+    /// The latest accessibility event, if any came yet: an animation raises one at its
+    /// start, every 100 ms while it runs and at its end; a ticker one at every tick.
+    pub fn last_event(&self) -> Option<Event> {
+        let now = self.clock.now();
+        let package = self.screen().map_or("", |s| s.package.as_str()).to_owned();
+        let animated = self.anim.map(|a| Event {
+            at: if now >= a.end {
+                a.end
+            } else {
+                floor_to(now, a.start, EVENT_EVERY)
+            },
+            kind: match a.kind {
+                AnimKind::Slide { .. } => EventKind::WindowStateChanged,
+                AnimKind::Scroll { .. } => EventKind::ViewScrolled,
+                AnimKind::Still => EventKind::WindowContentChanged,
+            },
+            package: package.clone(),
+        });
+        let ticked = self
+            .screen()
+            .and_then(|s| s.ticker.as_ref())
+            .map(|t| Event {
+                at: floor_to(now, Duration::ZERO, Duration::from_millis(t.every_ms)),
+                kind: EventKind::WindowContentChanged,
+                package,
+            });
+        match (animated, ticked) {
+            (Some(a), Some(t)) => Some(if t.at > a.at { t } else { a }),
+            (a, t) => a.or(t),
+        }
+    }
+
+    /// What a dump shows now, as uiautomator XML.
+    pub fn xml(&self) -> String {
+        render::xml(&self.frame(false).0, 0)
     }
 
     /// The name of the screen shown (the file name under `assets/sim/`).
@@ -192,7 +259,7 @@ impl<C: Clock + Clone + Send> Device for Sim<C> {
     }
 
     fn dump(&mut self) -> Result<String, DeviceError> {
-        Ok(render::xml(&self.frame(false).0, 0))
+        Ok(self.xml())
     }
 
     fn screenshot_png(&mut self) -> Result<Vec<u8>, DeviceError> {
@@ -319,19 +386,7 @@ impl<C: Clock + Clone + Send> Device for Sim<C> {
     }
 
     fn last_event_at(&mut self) -> Option<Duration> {
-        let now = self.clock.now();
-        let animated = self.anim.map(|a| {
-            if now >= a.end {
-                a.end
-            } else {
-                floor_to(now, a.start, EVENT_EVERY)
-            }
-        });
-        let ticked = self
-            .screen()
-            .and_then(|s| s.ticker.as_ref())
-            .map(|t| floor_to(now, Duration::ZERO, Duration::from_millis(t.every_ms)));
-        animated.max(ticked)
+        self.last_event().map(|event| event.at)
     }
 
     fn packages(&mut self) -> Result<Vec<String>, DeviceError> {

@@ -307,12 +307,18 @@ struct Watch<'a>(&'a mut Sim<VirtualClock>);
 
 impl crate::stability::Signals for Watch<'_> {
     type Error = DeviceError;
+    type Look = String;
 
-    fn structure_hash(&mut self) -> Result<u64, DeviceError> {
+    fn dumps(&self) -> crate::stability::Dumps {
+        self.0.dumps()
+    }
+
+    fn look(&mut self, _limit: Duration) -> Result<(u64, String), DeviceError> {
         use std::hash::{Hash, Hasher};
+        let dump = self.0.dump()?;
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        self.0.dump()?.hash(&mut hasher);
-        Ok(hasher.finish())
+        dump.hash(&mut hasher);
+        Ok((hasher.finish(), dump))
     }
 
     fn last_event_at(&mut self) -> Option<Duration> {
@@ -326,11 +332,12 @@ fn the_settle_wait_sees_the_end_of_the_slow_launch_and_never_settles_on_the_tick
     let (mut sim, mut clock) = sim(3);
     let config = SettleConfig::default();
     tap_label(&mut sim, "TapTube"); // 1.2 s
-    let report =
+    let waited =
         wait_for_stable(&mut clock, &mut Watch(&mut sim), &config, Duration::ZERO).unwrap();
+    let report = waited.report;
     assert!(report.settled, "{report:?}");
     assert!(report.total >= Duration::from_millis(1500), "{report:?}");
-    let seen = sim.dump().unwrap();
+    let seen = waited.look;
     settle(&mut clock);
     assert_eq!(
         seen,
@@ -340,7 +347,9 @@ fn the_settle_wait_sees_the_end_of_the_slow_launch_and_never_settles_on_the_tick
 
     tap_label(&mut sim, "Live");
     let started = clock.now();
-    let report = wait_for_stable(&mut clock, &mut Watch(&mut sim), &config, started).unwrap();
+    let report = wait_for_stable(&mut clock, &mut Watch(&mut sim), &config, started)
+        .unwrap()
+        .report;
     assert!(!report.settled);
     assert_eq!(report.total, config.ceiling);
 }

@@ -1,0 +1,1 @@
+//! The device side of ADB's transport protocol over TCP.

@@ -1,0 +1,287 @@
+//! `SimPhone`: the simulated phone as a phone's shell runs it. Every command pays what it
+//! costs under a [`Profile`]; `uiautomator dump` waits for idle as the stock one does (and
+//! fails when the screen never settles); one UiAutomation client at a time, so a dump and
+//! the events stream exclude each other. Shareable: the ADB transport runs several
+//! commands at once, each sleeping its costs without holding the phone.
+
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use super::costs::{Costs, DUMP_IDLE_TIMEOUT, DUMP_QUIET, Profile};
+use super::{Event, Sim};
+use crate::device::{Device, DeviceError, Display, Key};
+use crate::geometry::Point;
+use crate::stability::{Clock, Dumps};
+
+/// Who holds the one UiAutomation connection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UiClient {
+    Dump,
+    Events,
+}
+
+/// Why `uiautomator` could not do what was asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UiAutomationError {
+    /// Events kept coming: no `quiet` stretch within the dump's timeout or the caller's limit.
+    NotIdle { waited: Duration },
+    /// Another client holds the connection (`UiAutomationService … already registered!`).
+    Busy(UiClient),
+}
+
+impl From<UiAutomationError> for DeviceError {
+    fn from(error: UiAutomationError) -> Self {
+        match error {
+            UiAutomationError::NotIdle { waited } => DeviceError::NotIdle {
+                quiet: DUMP_QUIET,
+                waited,
+            },
+            UiAutomationError::Busy(holder) => DeviceError::Command {
+                command: "uiautomator dump".into(),
+                output: format!(
+                    "another UiAutomation client ({}) holds the accessibility service: stop it \
+                     and try again",
+                    match holder {
+                        UiClient::Dump => "a dump still running",
+                        UiClient::Events => "`uiautomator events`",
+                    }
+                ),
+            },
+        }
+    }
+}
+
+/// The simulated phone behind a lock, paying each command's costs on its clock.
+#[derive(Debug)]
+pub struct SimPhone<C> {
+    sim: Mutex<Sim<C>>,
+    clock: C,
+    costs: Mutex<Costs>,
+    ui_automation: Mutex<Option<UiClient>>,
+}
+
+/// The UiAutomation connection while a client holds it; released when dropped.
+#[derive(Debug)]
+pub struct UiLease<'a, C> {
+    phone: &'a SimPhone<C>,
+    /// The latest event the holder has been shown.
+    seen: Option<Duration>,
+}
+
+impl<C> Drop for UiLease<'_, C> {
+    fn drop(&mut self) {
+        *lock(&self.phone.ui_automation) = None;
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A command that panicked leaves the phone as consistent as any interrupted command.
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl<C: Clock + Clone + Send> SimPhone<C> {
+    /// The sim of `seed` on `clock`, paying the costs of `profile`.
+    pub fn new(clock: C, seed: u64, profile: Profile) -> Self {
+        Self {
+            sim: Mutex::new(Sim::new(clock.clone(), seed)),
+            clock,
+            costs: Mutex::new(Costs::new(profile, seed)),
+            ui_automation: Mutex::new(None),
+        }
+    }
+
+    pub fn profile(&self) -> Profile {
+        lock(&self.costs).profile()
+    }
+
+    /// The simulated phone itself, at this moment (no cost is paid).
+    pub fn sim(&self) -> MutexGuard<'_, Sim<C>> {
+        lock(&self.sim)
+    }
+
+    fn sleep(&self, d: Duration) {
+        if !d.is_zero() {
+            self.clock.clone().sleep(d);
+        }
+    }
+
+    fn costs(&self) -> MutexGuard<'_, Costs> {
+        lock(&self.costs)
+    }
+
+    /// Takes the UiAutomation connection for `client`, or says who holds it.
+    pub fn claim(&self, client: UiClient) -> Result<UiLease<'_, C>, UiAutomationError> {
+        let mut holder = lock(&self.ui_automation);
+        if let Some(other) = *holder {
+            return Err(UiAutomationError::Busy(other));
+        }
+        *holder = Some(client);
+        Ok(UiLease {
+            phone: self,
+            seen: self.sim().last_event().map(|e| e.at),
+        })
+    }
+
+    /// `uiautomator dump`: its start, then a wait until no event came for 1 s since it
+    /// began watching (at most 10 s, or `limit` from the call), then the tree as it is at
+    /// that moment, serialized.
+    pub fn uiautomator_dump(&self, limit: Duration) -> Result<String, UiAutomationError> {
+        let began = self.clock.now();
+        let give_up = began.saturating_add(limit);
+        let start = self.costs().dump_start();
+        self.sleep(start.min(limit));
+        let _lease = self.claim(UiClient::Dump)?;
+        let watching = self.clock.now();
+        let stop = watching.saturating_add(DUMP_IDLE_TIMEOUT).min(give_up);
+        loop {
+            let now = self.clock.now();
+            let last = self
+                .sim()
+                .last_event()
+                .map_or(watching, |e| e.at.max(watching));
+            let idle_at = last.saturating_add(DUMP_QUIET);
+            if now >= idle_at {
+                break;
+            }
+            if now >= stop {
+                return Err(UiAutomationError::NotIdle {
+                    waited: now.saturating_sub(watching),
+                });
+            }
+            self.sleep(idle_at.min(stop) - now);
+        }
+        let xml = self.sim().xml();
+        let nodes = xml.matches("<node ").count();
+        let serialize = self.costs().serialize(nodes);
+        self.sleep(serialize);
+        Ok(xml)
+    }
+
+    /// `screencap -p`: the frame at the moment of capture, then the PNG encoding.
+    pub fn screencap(&self) -> Result<Vec<u8>, DeviceError> {
+        let cost = self.costs().screencap();
+        let png = self.sim().screenshot_png();
+        self.sleep(cost);
+        png
+    }
+
+    /// An `input` command: its own start, then the gesture or key.
+    pub fn input<R>(
+        &self,
+        act: impl FnOnce(&mut Sim<C>) -> Result<R, DeviceError>,
+    ) -> Result<R, DeviceError> {
+        let start = self.costs().input();
+        self.sleep(start);
+        act(&mut self.sim())
+    }
+
+    /// A Java command other than `uiautomator` (`monkey`): its start, then `act`.
+    pub fn java<R>(&self, act: impl FnOnce(&mut Sim<C>) -> R) -> R {
+        let start = self.costs().java();
+        self.sleep(start);
+        act(&mut self.sim())
+    }
+
+    /// A native or `cmd` command (`wm`, `dumpsys`, `pm`, `am start`, `cat`).
+    pub fn native<R>(&self, act: impl FnOnce(&mut Sim<C>) -> R) -> R {
+        let start = self.costs().native();
+        self.sleep(start);
+        act(&mut self.sim())
+    }
+
+    /// `uiautomator events`: the connection taken after the command's start, then each
+    /// new event by [`UiLease::next`] until the lease is dropped.
+    pub fn events(&self) -> Result<UiLease<'_, C>, UiAutomationError> {
+        let start = self.costs().dump_start();
+        self.sleep(start);
+        self.claim(UiClient::Events)
+    }
+}
+
+impl<C: Clock + Clone + Send> UiLease<'_, C> {
+    /// The next event newer than the last one shown, waiting at most `wait` for it.
+    pub fn next(&mut self, wait: Duration) -> Option<Event> {
+        let until = self.phone.clock.now().saturating_add(wait);
+        loop {
+            let event = self.phone.sim().last_event();
+            if let Some(event) = event.filter(|e| Some(e.at) > self.seen) {
+                self.seen = Some(event.at);
+                return Some(event);
+            }
+            let now = self.phone.clock.now();
+            if now >= until {
+                return None;
+            }
+            // Events come at most every 40 ms; look a little more often.
+            self.phone
+                .sleep((until - now).min(Duration::from_millis(20)));
+        }
+    }
+}
+
+impl<C: Clock + Clone + Send> Device for SimPhone<C> {
+    fn name(&self) -> String {
+        format!("sim:{}", self.profile().name())
+    }
+
+    fn dump(&mut self) -> Result<String, DeviceError> {
+        self.dump_within(DUMP_IDLE_TIMEOUT.saturating_mul(2))
+    }
+
+    fn dump_within(&mut self, limit: Duration) -> Result<String, DeviceError> {
+        self.uiautomator_dump(limit).map_err(DeviceError::from)
+    }
+
+    fn dumps(&self) -> Dumps {
+        Dumps::AfterIdle {
+            quiet: DUMP_QUIET,
+            watches_after: self.costs().dump_start_at_least(),
+        }
+    }
+
+    fn screenshot_png(&mut self) -> Result<Vec<u8>, DeviceError> {
+        self.screencap()
+    }
+
+    fn display(&mut self) -> Result<Display, DeviceError> {
+        self.native(|sim| sim.display())
+    }
+
+    fn tap(&mut self, at: Point) -> Result<(), DeviceError> {
+        self.input(|sim| sim.tap(at))
+    }
+
+    fn long_press(&mut self, at: Point, duration: Duration) -> Result<(), DeviceError> {
+        self.input(|sim| sim.long_press(at, duration))
+    }
+
+    fn swipe(&mut self, from: Point, to: Point, duration: Duration) -> Result<(), DeviceError> {
+        self.input(|sim| sim.swipe(from, to, duration))
+    }
+
+    fn input_text(&mut self, text: &str) -> Result<(), DeviceError> {
+        self.input(|sim| sim.input_text(text))
+    }
+
+    fn key(&mut self, key: Key) -> Result<(), DeviceError> {
+        self.input(|sim| sim.key(key))
+    }
+
+    /// None: on a phone the events stream would hold UiAutomation and block every dump.
+    fn last_event_at(&mut self) -> Option<Duration> {
+        None
+    }
+
+    fn packages(&mut self) -> Result<Vec<String>, DeviceError> {
+        self.native(|sim| sim.packages())
+    }
+
+    fn launch(&mut self, package: &str) -> Result<(), DeviceError> {
+        self.java(|sim| sim.launch(package))
+    }
+}
+
+#[cfg(test)]
+mod tests;
