@@ -9,6 +9,7 @@ use tapscope_core::recording::{
     Actor, Header, RecordingError, RecordingWriter, ScreenFiles, ScreenRef, Step, StepOutcome,
 };
 use tapscope_core::session::{Observation, Outcome};
+use tapscope_core::stability::SettleReport;
 use tapscope_core::tokens::Encoding;
 
 /// One call as it came in.
@@ -36,6 +37,11 @@ pub enum Done<'a> {
     /// Refused without touching the device.
     Refused,
     Failed,
+    /// Acted, then the screen after could not be read.
+    FailedAfter {
+        acted_on: &'a str,
+        settle: &'a SettleReport,
+    },
 }
 
 impl Done<'_> {
@@ -111,6 +117,11 @@ impl Journal {
             Done::Acted(outcome) => Some(outcome),
             _ => None,
         };
+        let (acted_on, settle) = match done {
+            Done::Acted(outcome) => (Some(outcome.acted_on.as_str()), Some(&outcome.settle)),
+            Done::FailedAfter { acted_on, settle } => (Some(acted_on), Some(settle)),
+            _ => (None, None),
+        };
         let step = Step {
             step: 0,
             at_ms: millis(call.at.saturating_sub(self.started)),
@@ -124,13 +135,13 @@ impl Journal {
             version_after: after.as_ref().map(|s| s.version.clone()),
             outcome: match done {
                 Done::Refused => StepOutcome::Refused,
-                Done::Failed => StepOutcome::Error,
+                Done::Failed | Done::FailedAfter { .. } => StepOutcome::Error,
                 _ => StepOutcome::Ok,
             },
             message: message.to_owned(),
-            acted_on: acted.map(|o| o.acted_on.clone()),
+            acted_on: acted_on.map(str::to_owned),
             path: acted.map_or_else(Vec::new, |o| o.path.iter().map(|p| [p.x, p.y]).collect()),
-            settle: acted.and_then(|o| serde_json::to_value(o.settle).ok()),
+            settle: settle.and_then(|s| serde_json::to_value(s).ok()),
             bottomed_out: acted.is_some_and(|o| o.bottomed_out),
             before,
             after,

@@ -241,13 +241,15 @@ fn devices_lists_phones_with_advice_for_unusable_ones() {
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 3, "{text}");
+    assert_eq!(lines.len(), 4, "{text}");
     assert!(lines[0].starts_with("sim "), "{text}");
-    assert!(lines[1].starts_with("emulator-5554  device "), "{text}");
-    assert!(lines[1].contains("Pixel_7"), "{text}");
-    assert!(lines[2].contains("unauthorized"), "{text}");
+    assert!(lines[1].starts_with("sim:phone "), "{text}");
+    assert!(lines[1].contains("stock phone"), "{text}");
+    assert!(lines[2].starts_with("emulator-5554  device "), "{text}");
+    assert!(lines[2].contains("Pixel_7"), "{text}");
+    assert!(lines[3].contains("unauthorized"), "{text}");
     assert!(
-        lines[2].ends_with("allow USB debugging from this computer"),
+        lines[3].ends_with("allow USB debugging from this computer"),
         "{text}"
     );
 }

@@ -1,16 +1,21 @@
-//! Settling on the simulated phone: 200 transitions with animations from 0 to 2 s, observed
-//! by `Session::act` (wait_for_stable) and, side by side, after a fixed 1 s sleep as common
-//! agents do. Virtual time, so the table is exact and the same on every run; divan then
-//! times one act-and-observe of the real code path.
+//! Settling on the simulated phone, instant (`sim`) and with a stock phone's costs
+//! (`sim:phone`): 200 transitions with animations from 0 to 2 s, each observed by
+//! tapscope's act-and-observe and, side by side, by "tap, sleep 1 s, dump" and "tap,
+//! sleep 2 s, dump" as common agents do. Virtual time, so the table is exact and the same
+//! on every run; divan then times one act-and-observe of the real code path.
 //!
 //! Run with `cargo bench -p tapscope-core --bench settle`.
 
 use std::time::Duration;
 
 use tapscope_core::device::sim::Sim;
+use tapscope_core::device::sim::costs::Profile;
+use tapscope_core::device::sim::phone::SimPhone;
 use tapscope_core::device::{Device, Key};
+use tapscope_core::geometry::Point;
 use tapscope_core::handle::Handle;
-use tapscope_core::session::{Action, Observation, Session, SessionConfig};
+use tapscope_core::parse::parse_str;
+use tapscope_core::session::{Action, Observation, Session, SessionConfig, structure_hash};
 use tapscope_core::stability::{Clock, VirtualClock};
 
 const TRANSITIONS: u64 = 200;
@@ -18,6 +23,33 @@ const TRANSITIONS: u64 = 200;
 fn main() {
     print_experiment();
     divan::main();
+}
+
+/// A simulated phone the experiment can steer: its animation lengths, and the screen as
+/// it will be once settled.
+trait Simulated: Device {
+    fn with_sim<R>(&mut self, f: impl FnOnce(&mut Sim<VirtualClock>) -> R) -> R;
+    fn new_on(clock: &VirtualClock) -> Self;
+}
+
+impl Simulated for Sim<VirtualClock> {
+    fn with_sim<R>(&mut self, f: impl FnOnce(&mut Sim<VirtualClock>) -> R) -> R {
+        f(self)
+    }
+
+    fn new_on(clock: &VirtualClock) -> Self {
+        Sim::new(clock.clone(), 1)
+    }
+}
+
+impl Simulated for SimPhone<VirtualClock> {
+    fn with_sim<R>(&mut self, f: impl FnOnce(&mut Sim<VirtualClock>) -> R) -> R {
+        f(&mut self.sim())
+    }
+
+    fn new_on(clock: &VirtualClock) -> Self {
+        SimPhone::new(clock.clone(), 1, Profile::Phone)
+    }
 }
 
 fn handle_of(observation: &Observation, text: &str) -> Handle {
@@ -31,28 +63,48 @@ fn length(k: u64) -> Duration {
     Duration::from_millis(k * 2000 / TRANSITIONS)
 }
 
-struct Tally {
-    premature: u64,
-    overheads_ms: Vec<u64>,
-    total: Duration,
+fn hash_of(xml: &str) -> u64 {
+    structure_hash(&parse_str(xml).expect("the sim writes valid XML"))
 }
 
-/// Alternates opening TapTube and going back, each with its own animation length.
-fn settled_run() -> Tally {
+/// What one way of observing gave over the 200 transitions.
+#[derive(Default)]
+struct Tally {
+    /// From the moment the action was issued to the tree in hand, per transition.
+    action_to_tree: Vec<Duration>,
+    /// Trees that were not the settled screen.
+    premature: u64,
+    dumps: u64,
+    /// How long after the animation's end the tree came back, per transition.
+    overheads: Vec<Duration>,
+}
+
+impl Tally {
+    fn percentile(&self, p: usize) -> Duration {
+        percentile(&self.action_to_tree, p)
+    }
+}
+
+fn percentile(values: &[Duration], p: usize) -> Duration {
+    {
+        let mut sorted = values.to_vec();
+        sorted.sort_unstable();
+        sorted
+            .get((sorted.len() * p / 100).min(sorted.len().saturating_sub(1)))
+            .copied()
+            .unwrap_or_default()
+    }
+}
+
+/// Alternates opening TapTube and going back, each with its own animation length,
+/// observed by `Session::act`.
+fn settled_run<D: Simulated>() -> Tally {
     let clock = VirtualClock::default();
-    let session = Session::new(
-        Sim::new(clock.clone(), 1),
-        clock.clone(),
-        SessionConfig::default(),
-    );
+    let session = Session::new(D::new_on(&clock), clock.clone(), SessionConfig::default());
     let mut observation = session.observe().expect("observe");
-    let mut tally = Tally {
-        premature: 0,
-        overheads_ms: Vec::new(),
-        total: Duration::ZERO,
-    };
+    let mut tally = Tally::default();
     for k in 0..TRANSITIONS {
-        session.with_device(|sim| sim.set_animation_length(Some(length(k))));
+        session.with_device(|d| d.with_sim(|sim| sim.set_animation_length(Some(length(k)))));
         let action = if k % 2 == 0 {
             Action::Tap(handle_of(&observation, "TapTube"))
         } else {
@@ -60,67 +112,127 @@ fn settled_run() -> Tally {
         };
         let started = clock.now();
         let outcome = session.act(&action).expect("act");
+        tally.action_to_tree.push(clock.now() - started);
         let end = session
-            .with_device(|sim| sim.animation_end())
+            .with_device(|d| d.with_sim(|sim| sim.animation_end()))
             .unwrap_or(started);
-        if outcome.observation.dumped_at < end {
+        tally.overheads.push(clock.now().saturating_sub(end));
+        let settled = session.with_device(|d| d.with_sim(|sim| sim.settled_xml()));
+        if structure_hash(&outcome.observation.tree) != hash_of(&settled) {
             tally.premature += 1;
         }
-        let returned = started + outcome.settle.total;
-        tally
-            .overheads_ms
-            .push(returned.saturating_sub(end).as_millis() as u64);
-        tally.total += clock.now() - started;
+        tally.dumps += u64::from(outcome.settle.dumps);
         observation = outcome.observation;
     }
     tally
 }
 
-/// The same transitions, observed one second after each action.
-fn fixed_sleep_run() -> Tally {
+/// The same transitions, each dumped once `sleep` after the action.
+fn fixed_sleep_run<D: Simulated>(sleep: Duration) -> Tally {
     let mut clock = VirtualClock::default();
-    let mut sim = Sim::new(clock.clone(), 1);
     let icon = {
-        let session = Session::new(
-            Sim::new(clock.clone(), 1),
-            clock.clone(),
-            SessionConfig::default(),
-        );
+        let session = Session::new(D::new_on(&clock), clock.clone(), SessionConfig::default());
         let home = session.observe().expect("observe");
         let node = home
             .pruned
             .resolve(handle_of(&home, "TapTube").i)
             .expect("icon");
-        node.visible.center()
+        let (x, y) = node.visible.center();
+        Point::new(x, y)
     };
-    let mut tally = Tally {
-        premature: 0,
-        overheads_ms: Vec::new(),
-        total: Duration::ZERO,
-    };
+    let mut device = D::new_on(&clock);
+    let mut tally = Tally::default();
     for k in 0..TRANSITIONS {
-        sim.set_animation_length(Some(length(k)));
+        device.with_sim(|sim| sim.set_animation_length(Some(length(k))));
         let started = clock.now();
         if k % 2 == 0 {
-            sim.tap(tapscope_core::geometry::Point::new(icon.0, icon.1))
-                .expect("tap");
+            device.tap(icon).expect("tap");
         } else {
-            sim.key(Key::Back).expect("back");
+            device.key(Key::Back).expect("back");
         }
-        clock.sleep(Duration::from_secs(1));
-        let dumped_at = clock.now();
-        sim.dump().expect("dump");
-        if sim.animation_end().is_some_and(|end| dumped_at < end) {
+        clock.sleep(sleep);
+        let dump = device.dump().expect("dump");
+        tally.action_to_tree.push(clock.now() - started);
+        let end = device
+            .with_sim(|sim| sim.animation_end())
+            .unwrap_or(started);
+        tally.overheads.push(clock.now().saturating_sub(end));
+        let settled = device.with_sim(|sim| sim.settled_xml());
+        if hash_of(&dump) != hash_of(&settled) {
             tally.premature += 1;
         }
-        tally.total += clock.now() - started;
+        tally.dumps += 1;
     }
     tally
 }
 
-fn median(values: &mut [u64]) -> u64 {
-    values.sort_unstable();
-    values.get(values.len() / 2).copied().unwrap_or(0)
+/// One stock dump of the launcher at rest: the unit the phone's goal is stated in.
+fn one_dump_on_the_phone() -> Duration {
+    let clock = VirtualClock::default();
+    let mut phone = SimPhone::new(clock.clone(), 1, Profile::Phone);
+    let started = clock.now();
+    phone.dump().expect("dump");
+    clock.now() - started
+}
+
+fn print_experiment() {
+    println!(
+        "{TRANSITIONS} simulated transitions, animations 0-1990 ms (virtual time), \
+         action issued to tree in hand:"
+    );
+    println!(
+        "| device | observed by | median | p95 | premature captures | dumps spent | \
+         median after the animation's end | total |"
+    );
+    println!("|---|---|---:|---:|---:|---:|---:|---:|");
+    let row = |device: &str, by: &str, tally: Tally| {
+        println!(
+            "| {device} | {by} | {} ms | {} ms | {} | {} | {} ms | {:.1} s |",
+            tally.percentile(50).as_millis(),
+            tally.percentile(95).as_millis(),
+            tally.premature,
+            tally.dumps,
+            percentile(&tally.overheads, 50).as_millis(),
+            tally.action_to_tree.iter().sum::<Duration>().as_secs_f64(),
+        );
+    };
+    let one_s = Duration::from_secs(1);
+    let two_s = Duration::from_secs(2);
+    row("sim", "tapscope act", settled_run::<Sim<VirtualClock>>());
+    row(
+        "sim",
+        "tap, sleep 1 s, dump",
+        fixed_sleep_run::<Sim<VirtualClock>>(one_s),
+    );
+    row(
+        "sim",
+        "tap, sleep 2 s, dump",
+        fixed_sleep_run::<Sim<VirtualClock>>(two_s),
+    );
+    row(
+        "sim:phone",
+        "tapscope act",
+        settled_run::<SimPhone<VirtualClock>>(),
+    );
+    row(
+        "sim:phone",
+        "tap, sleep 1 s, dump",
+        fixed_sleep_run::<SimPhone<VirtualClock>>(one_s),
+    );
+    row(
+        "sim:phone",
+        "tap, sleep 2 s, dump",
+        fixed_sleep_run::<SimPhone<VirtualClock>>(two_s),
+    );
+    println!(
+        "one stock dump of the launcher at rest on sim:phone: {} ms",
+        one_dump_on_the_phone().as_millis()
+    );
+    let (settled, total) = never_settling();
+    println!(
+        "never-settling screen on sim: settled = {settled}, returned after {} ms\n",
+        total.as_millis()
+    );
 }
 
 fn never_settling() -> (bool, Duration) {
@@ -131,30 +243,6 @@ fn never_settling() -> (bool, Duration) {
         .act(&Action::Tap(handle_of(&home, "Live TV")))
         .expect("act");
     (outcome.settle.settled, outcome.settle.total)
-}
-
-fn print_experiment() {
-    let mut settled = settled_run();
-    let fixed = fixed_sleep_run();
-    let (ticker_settled, ticker_total) = never_settling();
-    println!("{TRANSITIONS} simulated transitions, animations 0-1990 ms (virtual time):");
-    println!("| observed by | captured mid-transition | median settle overhead | total time |");
-    println!("|---|---:|---:|---:|");
-    println!(
-        "| act + wait_for_stable | {} | {} ms | {:.1} s |",
-        settled.premature,
-        median(&mut settled.overheads_ms),
-        settled.total.as_secs_f64()
-    );
-    println!(
-        "| fixed 1 s sleep | {} | - | {:.1} s |",
-        fixed.premature,
-        fixed.total.as_secs_f64()
-    );
-    println!(
-        "never-settling screen: settled = {ticker_settled}, returned after {} ms\n",
-        ticker_total.as_millis()
-    );
 }
 
 /// One act-and-observe on the sim with no animation: the runtime's own cost per call.

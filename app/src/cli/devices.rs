@@ -1,4 +1,5 @@
-//! `tapscope devices`: the built-in `sim` and the phones the ADB server knows, as
+//! `tapscope devices`: the built-in `sim` (instant, and `sim:phone` with a phone's
+//! costs) and the phones the ADB server knows, as
 //! `adb devices -l` lists them, with what to do about unusable ones.
 
 use std::io::Write;
@@ -10,9 +11,8 @@ use tapscope_core::device::adb::shell::state_word;
 use tapscope_core::device::adb_output::DeviceEntry;
 
 use super::Outcome;
-
-/// The name the simulated phone goes by.
-const SIM: &str = "sim";
+use crate::phone::DeviceChoice;
+use tapscope_core::device::sim::costs::Profile;
 
 #[derive(Debug, Args)]
 pub struct DevicesArgs {}
@@ -38,12 +38,20 @@ pub fn run(_args: &DevicesArgs) -> anyhow::Result<Outcome> {
 
 /// Serial, state, model and advice, aligned in columns, `sim` first.
 fn table(phones: &[DeviceEntry]) -> String {
-    let mut rows = vec![[
-        SIM.to_owned(),
-        "device".to_owned(),
-        "tapscope simulated phone".to_owned(),
-        String::new(),
-    ]];
+    let mut rows = vec![
+        [
+            DeviceChoice::Sim(Profile::Instant).to_string(),
+            "device".to_owned(),
+            "tapscope simulated phone".to_owned(),
+            String::new(),
+        ],
+        [
+            DeviceChoice::Sim(Profile::Phone).to_string(),
+            "device".to_owned(),
+            "tapscope simulated phone".to_owned(),
+            "with a stock phone's costs (a dump takes about 2 s)".to_owned(),
+        ],
+    ];
     rows.extend(phones.iter().map(|phone| {
         [
             phone.serial.clone(),

@@ -54,7 +54,8 @@ impl WithSession for Serving<'_> {
         let mut server = PhoneServer::new(session);
         if let Some(dir) = &args.record {
             let now = server.session().clock().now();
-            server = server.with_journal(Journal::create(dir, &args.device.device, now)?);
+            server =
+                server.with_journal(Journal::create(dir, &args.device.device.to_string(), now)?);
             eprintln!("tapscope: recording every call to {}", dir.display());
         }
         let runtime = tokio::runtime::Runtime::new().context("the async runtime did not start")?;

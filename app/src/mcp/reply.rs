@@ -5,6 +5,7 @@ use base64::Engine;
 use rmcp::model::ContentBlock;
 use tapscope_core::device::DeviceError;
 use tapscope_core::session::{Observation, Outcome, Screenshot, SessionError};
+use tapscope_core::stability::SettleReport;
 
 use crate::journal::Done;
 
@@ -24,14 +25,27 @@ pub enum Failure {
     Refused(String),
     /// The device or its output failed.
     Failed(String),
+    /// The action reached the device, then the screen after it could not be read.
+    AfterAction {
+        message: String,
+        acted_on: String,
+        /// What the wait did before it failed.
+        settle: Box<SettleReport>,
+    },
 }
 
 impl From<SessionError> for Failure {
     fn from(error: SessionError) -> Self {
-        if error.is_refusal() {
-            Failure::Refused(error.to_string())
-        } else {
-            Failure::Failed(error.to_string())
+        match &error {
+            SessionError::AfterAction {
+                acted_on, settle, ..
+            } => Failure::AfterAction {
+                acted_on: acted_on.clone(),
+                settle: Box::new(*settle),
+                message: error.to_string(),
+            },
+            _ if error.is_refusal() => Failure::Refused(error.to_string()),
+            _ => Failure::Failed(error.to_string()),
         }
     }
 }
@@ -78,14 +92,19 @@ impl Reply {
 impl Failure {
     pub fn message(&self) -> &str {
         match self {
-            Failure::Refused(message) | Failure::Failed(message) => message,
+            Failure::Refused(message)
+            | Failure::Failed(message)
+            | Failure::AfterAction { message, .. } => message,
         }
     }
 
-    pub fn done(&self) -> Done<'static> {
+    pub fn done(&self) -> Done<'_> {
         match self {
             Failure::Refused(_) => Done::Refused,
             Failure::Failed(_) => Done::Failed,
+            Failure::AfterAction {
+                acted_on, settle, ..
+            } => Done::FailedAfter { acted_on, settle },
         }
     }
 }

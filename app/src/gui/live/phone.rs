@@ -11,7 +11,7 @@ use crate::journal::Journal;
 use crate::mcp::gate::Waiting;
 use crate::mcp::http::{self, PATH};
 use crate::mcp::{Failure, PhoneServer, ServedClock, ServedDevice};
-use crate::phone::{DeviceArgs, WithSession};
+use crate::phone::{DeviceArgs, DeviceChoice, WithSession};
 
 /// One device's session behind the gate, for the workbench's worker thread.
 pub trait LivePhone: Send + Sync {
@@ -134,11 +134,11 @@ fn serve_http<D: ServedDevice, C: ServedClock>(
     })
 }
 
-/// Opens `device` (`sim` or an ADB serial) as a live phone; ADB's problems come back as
+/// Opens `device` (`sim`, `sim:phone` or an ADB serial) as a live phone; ADB's problems come back as
 /// the sentence `tapscope devices` prints.
 pub fn open(device: &str) -> Result<Arc<dyn LivePhone>, String> {
     let args = DeviceArgs {
-        device: device.to_owned(),
+        device: device.parse()?,
         seed: 1,
     };
     args.open(Opened).map_err(|e| e.to_string())
@@ -157,7 +157,7 @@ impl WithSession for Opened {
 /// `sim` and the serials the ADB server lists, or why ADB could not be asked.
 pub fn devices() -> (Vec<String>, Option<String>) {
     use tapscope_core::device::adb;
-    let mut names = vec!["sim".to_owned()];
+    let mut names: Vec<String> = DeviceChoice::SIMS.iter().map(ToString::to_string).collect();
     let listed = adb::server_address().and_then(adb::list_devices);
     match listed {
         Ok(phones) => {

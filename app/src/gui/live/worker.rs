@@ -176,7 +176,9 @@ impl<F: Fn(Update)> Worker<'_, F> {
     fn failed(&self, failure: &Failure) {
         (self.send)(match failure {
             Failure::Refused(why) => Update::Refused(why.clone()),
-            Failure::Failed(why) => Update::Failed(why.clone()),
+            Failure::Failed(why) | Failure::AfterAction { message: why, .. } => {
+                Update::Failed(why.clone())
+            }
         });
     }
 

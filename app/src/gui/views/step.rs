@@ -201,7 +201,8 @@ fn path_text(path: &[[i32; 2]]) -> String {
     points.join(" -> ")
 }
 
-/// Total, floor, polls and idle in one line, then `settled` or a highlighted `not settled`.
+/// Total, floor, polls, dumps and idle in one line, then `settled` (and by what) or a
+/// highlighted `not settled`.
 fn settle_ui(ui: &mut egui::Ui, settle: Option<&Value>) {
     let Some(settle) = settle.filter(|s| s.is_object()) else {
         ui.label("none");
@@ -212,6 +213,10 @@ fn settle_ui(ui: &mut egui::Ui, settle: Option<&Value>) {
         ms("total_ms").map(|t| format!("{t} ms total")),
         ms("floor_ms").map(|t| format!("floor {t} ms")),
         ms("polls").map(|n| format!("{n} polls")),
+        // Recordings made before dumps were counted have none (or 0).
+        ms("dumps")
+            .filter(|&n| n > 0)
+            .map(|n| format!("{n} dump{}", if n == 1 { "" } else { "s" })),
         ms("idle_ms").map(|t| format!("idle {t} ms")),
     ]
     .into_iter()
@@ -220,7 +225,10 @@ fn settle_ui(ui: &mut egui::Ui, settle: Option<&Value>) {
     ui.horizontal_wrapped(|ui| {
         ui.label(parts.join(" · "));
         match settle.get("settled").and_then(Value::as_bool) {
-            Some(true) => ui.colored_label(colors::ADDED, "settled"),
+            Some(true) => match settle.get("decided_by").and_then(Value::as_str) {
+                Some(by) => ui.colored_label(colors::ADDED, format!("settled ({by})")),
+                None => ui.colored_label(colors::ADDED, "settled"),
+            },
             Some(false) => ui.label(
                 RichText::new("not settled")
                     .strong()

@@ -3,21 +3,18 @@
 //! Every call blocks on the network: run it on a blocking thread (`std::thread`,
 //! `tokio::task::spawn_blocking`), never on an async executor or the UI thread.
 
-mod events;
 mod server;
 pub mod shell;
 #[cfg(test)]
 mod tests;
 
 use std::net::SocketAddrV4;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use adb_client::server_device::ADBServerDevice;
 use adb_client::{ADBDeviceExt, RustADBError};
 
-use self::events::EventStream;
+use self::server::{Ran, exec_until};
 pub use self::server::{list_devices, server_address};
 use self::shell::{
     DumpOutput, choose_device, clean_dump, input_text_commands, is_package_name, parse_orientation,
@@ -27,12 +24,20 @@ use super::adb_output::{DeviceState, parse_packages, parse_wm_size};
 use super::{Device, DeviceError, Display, Key};
 use crate::geometry::Point;
 use crate::model::Size;
-use crate::stability::RealClock;
+use crate::stability::{Dumps, RealClock};
 
 const DUMP_ATTEMPTS: usize = 3;
 const DUMP_RETRY_PAUSE: Duration = Duration::from_millis(300);
-/// How long a stopped events stream waits before it is opened again.
-const EVENTS_RETRY: Duration = Duration::from_secs(2);
+/// Stock `uiautomator dump` waits until no accessibility event came for this long.
+const DUMP_QUIET: Duration = Duration::from_millis(1000);
+/// The least a stock dump spends before it begins watching: adb's round trip and the
+/// JVM start of `uiautomator` (300 ms at the fastest in public measurements).
+const DUMP_WATCHES_AFTER: Duration = Duration::from_millis(300);
+/// A dump's own limit: its 10 s idle timeout, its start, and the write of a large tree.
+const DUMP_LIMIT: Duration = Duration::from_secs(20);
+/// Ends a dump the caller stopped waiting for, which would hold UiAutomation until its
+/// own 10 s timeout and make the next dump fail. Only dumps match.
+const KILL_DUMPS: &str = "pkill -f 'uiautomator.Launcher dump'";
 const DUMP_TO_TTY: &str = "uiautomator dump /dev/tty";
 const DUMP_TO_FILE: &str = "rm -f /sdcard/window_dump.xml; uiautomator dump /sdcard/window_dump.xml; cat /sdcard/window_dump.xml";
 
@@ -43,13 +48,6 @@ pub struct AdbDevice {
     address: SocketAddrV4,
     inner: ADBServerDevice,
     clock: RealClock,
-    /// Nanoseconds on `clock` of the latest accessibility event, plus one; 0 for none.
-    last_event: Arc<AtomicU64>,
-    events: Option<EventStream>,
-    events_opened: Option<Instant>,
-    /// Set when `uiautomator events` kept `uiautomator dump` from running: the device
-    /// allows one UiAutomation client, and the dump matters more.
-    events_conflict: bool,
     /// Set once `/dev/tty` gave no dump, so later dumps go straight to a file.
     dump_to_file: bool,
 }
@@ -63,22 +61,16 @@ impl AdbDevice {
 
     pub fn connect_at(address: SocketAddrV4, serial: Option<&str>) -> Result<Self, DeviceError> {
         let serial = choose_device(&list_devices(address)?, serial)?;
-        let mut device = Self {
+        Ok(Self {
             inner: ADBServerDevice::new(serial.clone(), Some(address)),
             serial,
             address,
             clock: RealClock::new(),
-            last_event: Arc::new(AtomicU64::new(0)),
-            events: None,
-            events_opened: None,
-            events_conflict: false,
             dump_to_file: false,
-        };
-        device.ensure_events();
-        Ok(device)
+        })
     }
 
-    /// The clock [`Device::last_event_at`] reads: time since the device was opened.
+    /// The session's clock for this device: time since it was opened.
     pub fn clock(&self) -> RealClock {
         self.clock
     }
@@ -121,16 +113,32 @@ impl AdbDevice {
     }
 
     fn error(&self, command: &str, error: RustADBError) -> DeviceError {
-        let message = match error {
+        match error {
             RustADBError::IOError(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => {
-                return DeviceError::NoServer {
-                    address: self.address.to_string(),
-                };
+                self.io_error(command, e)
             }
-            RustADBError::IOError(e) => return DeviceError::Disconnected(e.to_string()),
-            RustADBError::ADBRequestFailed(m) | RustADBError::DeviceNotFound(m) => m,
-            other => other.to_string(),
-        };
+            RustADBError::IOError(e) => DeviceError::Disconnected(e.to_string()),
+            RustADBError::ADBRequestFailed(m) | RustADBError::DeviceNotFound(m) => {
+                self.refused(command, m)
+            }
+            other => self.refused(command, other.to_string()),
+        }
+    }
+
+    /// An error of the host protocol spoken directly ([`server`]).
+    fn io_error(&self, command: &str, error: std::io::Error) -> DeviceError {
+        match error.kind() {
+            std::io::ErrorKind::ConnectionRefused => DeviceError::NoServer {
+                address: self.address.to_string(),
+            },
+            // The server's FAIL reply arrives as an `Other` error carrying its reason.
+            std::io::ErrorKind::Other => self.refused(command, error.to_string()),
+            _ => DeviceError::Disconnected(error.to_string()),
+        }
+    }
+
+    /// What the server's refusal `message` means for this device.
+    fn refused(&self, command: &str, message: String) -> DeviceError {
         let unusable = |state: DeviceState| DeviceError::Unusable {
             serial: self.serial.clone(),
             state: state_word(&state),
@@ -152,41 +160,26 @@ impl AdbDevice {
         }
     }
 
-    /// (Re)opens the events stream when it is not running, at most every few seconds.
-    fn ensure_events(&mut self) {
-        if self.events_conflict || self.events.as_ref().is_some_and(EventStream::is_running) {
-            return;
-        }
-        if self
-            .events_opened
-            .is_some_and(|at| at.elapsed() < EVENTS_RETRY)
-        {
-            return;
-        }
-        self.events_opened = Some(Instant::now());
-        self.events = EventStream::start(
-            self.address,
-            &self.serial,
-            self.clock,
-            self.last_event.clone(),
-        )
-        .ok();
-    }
-
-    fn dump_once(&mut self, command: &str) -> Result<DumpOutput, DeviceError> {
-        // A failed dump exits non-zero; its output says why, so read it either way.
-        match self.shell_text(command) {
-            Ok(output) => Ok(clean_dump(&output)),
-            Err(DeviceError::Command { output, .. }) => Ok(clean_dump(&output)),
-            Err(e) => Err(e),
-        }
-    }
-}
-
-impl Drop for AdbDevice {
-    fn drop(&mut self) {
-        if let Some(events) = self.events.take() {
-            events.stop();
+    /// One dump by `command`, given up at `deadline` (the dump is then ended on the device).
+    fn dump_once(&mut self, command: &str, deadline: Instant) -> Result<DumpOutput, DeviceError> {
+        let started = Instant::now();
+        let ran = exec_until(self.address, &self.serial, command, deadline)
+            .map_err(|e| self.io_error(command, e))?;
+        match ran {
+            // A failed dump still prints why; its exit status is not needed.
+            Ran::Output(output) => Ok(clean_dump(&String::from_utf8_lossy(&output))),
+            Ran::TimedOut => {
+                let _ = exec_until(
+                    self.address,
+                    &self.serial,
+                    KILL_DUMPS,
+                    Instant::now() + DUMP_RETRY_PAUSE,
+                );
+                Err(DeviceError::NotIdle {
+                    quiet: DUMP_QUIET,
+                    waited: started.elapsed(),
+                })
+            }
         }
     }
 }
@@ -197,48 +190,62 @@ impl Device for AdbDevice {
     }
 
     fn dump(&mut self) -> Result<String, DeviceError> {
+        self.dump_within(DUMP_LIMIT)
+    }
+
+    fn dump_within(&mut self, limit: Duration) -> Result<String, DeviceError> {
+        let deadline = Instant::now() + limit;
         let mut last = DumpOutput::Failed(String::new());
         for attempt in 0..DUMP_ATTEMPTS {
             if attempt > 0 {
-                std::thread::sleep(DUMP_RETRY_PAUSE);
+                let left = deadline.saturating_duration_since(Instant::now());
+                std::thread::sleep(DUMP_RETRY_PAUSE.min(left));
             }
-            let mut output = if self.dump_to_file {
-                self.dump_once(DUMP_TO_FILE)?
+            let command = if self.dump_to_file {
+                DUMP_TO_FILE
             } else {
-                self.dump_once(DUMP_TO_TTY)?
+                DUMP_TO_TTY
             };
+            let mut output = self.dump_once(command, deadline)?;
             if !self.dump_to_file && matches!(output, DumpOutput::Failed(_)) {
                 // Some devices refuse /dev/tty; a file on the device works everywhere.
-                output = self.dump_once(DUMP_TO_FILE)?;
+                output = self.dump_once(DUMP_TO_FILE, deadline)?;
                 self.dump_to_file = matches!(output, DumpOutput::Xml(_));
             }
             match output {
                 DumpOutput::Xml(xml) => return Ok(xml),
-                DumpOutput::Busy => {
-                    self.events_conflict = true;
-                    if let Some(events) = self.events.take() {
-                        events.stop();
-                    }
+                // It waited its own 10 s already: another try would wait as long.
+                DumpOutput::NotIdle => {
+                    return Err(DeviceError::NotIdle {
+                        quiet: DUMP_QUIET,
+                        waited: Duration::from_secs(10),
+                    });
                 }
-                DumpOutput::NotIdle | DumpOutput::Failed(_) => {}
+                // Another client (or a dump still ending) holds UiAutomation: try again.
+                DumpOutput::Busy | DumpOutput::Failed(_) => {}
             }
             last = output;
         }
         let output = match last {
-            DumpOutput::NotIdle => format!(
-                "could not get idle state after {DUMP_ATTEMPTS} tries: the screen keeps \
-                 changing (an animation or a video); try again when it is still"
-            ),
-            DumpOutput::Busy => "another UiAutomation client (Appium, a test, a `uiautomator` \
-                                 still ending) holds the accessibility service: stop it or \
-                                 try again"
+            DumpOutput::Busy => "another UiAutomation client (Appium, a test, `uiautomator \
+                                 events`, a dump still ending) holds the accessibility service: \
+                                 stop it or try again"
                 .to_owned(),
             DumpOutput::Failed(text) | DumpOutput::Xml(text) => text,
+            DumpOutput::NotIdle => String::new(),
         };
         Err(DeviceError::Command {
             command: "uiautomator dump".to_owned(),
             output,
         })
+    }
+
+    /// A stock dump waits for idle itself: one dump settles an action.
+    fn dumps(&self) -> Dumps {
+        Dumps::AfterIdle {
+            quiet: DUMP_QUIET,
+            watches_after: DUMP_WATCHES_AFTER,
+        }
     }
 
     fn screenshot_png(&mut self) -> Result<Vec<u8>, DeviceError> {
@@ -309,12 +316,10 @@ impl Device for AdbDevice {
         self.input(&format!("input keyevent {}", key.keycode()))
     }
 
+    /// None: `uiautomator events` would hold the one UiAutomation connection and make
+    /// every dump fail, and the dump waits for idle itself.
     fn last_event_at(&mut self) -> Option<Duration> {
-        self.ensure_events();
-        match self.last_event.load(Ordering::SeqCst) {
-            0 => None,
-            nanos => Some(Duration::from_nanos(nanos - 1)),
-        }
+        None
     }
 
     fn packages(&mut self) -> Result<Vec<String>, DeviceError> {

@@ -1,9 +1,9 @@
 //! The ADB server's host protocol, spoken directly: where the server is, the device
-//! list, and the requests the events stream opens with.
+//! list, and a command run with a deadline (the dump).
 
-use std::io::{Read, Write};
-use std::net::{SocketAddrV4, TcpStream};
-use std::time::Duration;
+use std::io::{ErrorKind, Read, Write};
+use std::net::{Shutdown, SocketAddrV4, TcpStream};
+use std::time::{Duration, Instant};
 
 use super::shell::server_address_from;
 use crate::device::DeviceError;
@@ -59,6 +59,46 @@ pub(super) fn request(stream: &mut TcpStream, service: &str) -> std::io::Result<
             "unexpected reply {:?}",
             String::from_utf8_lossy(other)
         ))),
+    }
+}
+
+/// How a command run with a deadline ended.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Ran {
+    /// Everything it printed, stdout and stderr together.
+    Output(Vec<u8>),
+    /// Still running at the deadline: the stream was closed.
+    TimedOut,
+}
+
+/// Runs `command` on `serial` by `exec:` (no terminal, raw output), reading until the
+/// device closes the stream or `deadline` passes.
+///
+/// Spoken over the host protocol directly: `adb_client`'s shell has no deadline.
+pub(super) fn exec_until(
+    address: SocketAddrV4,
+    serial: &str,
+    command: &str,
+    deadline: Instant,
+) -> std::io::Result<Ran> {
+    let mut stream = open(address)?;
+    request(&mut stream, &format!("host:transport:{serial}"))?;
+    request(&mut stream, &format!("exec:{command}"))?;
+    let mut output = Vec::new();
+    let mut buffer = [0u8; 64 * 1024];
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            let _ = stream.shutdown(Shutdown::Both);
+            return Ok(Ran::TimedOut);
+        }
+        stream.set_read_timeout(Some(left))?;
+        match stream.read(&mut buffer) {
+            Ok(0) => return Ok(Ran::Output(output)),
+            Ok(n) => output.extend_from_slice(&buffer[..n]),
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {}
+            Err(e) => return Err(e),
+        }
     }
 }
 

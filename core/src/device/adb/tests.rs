@@ -10,11 +10,13 @@ use super::AdbDevice;
 use crate::device::{Device, DeviceError, Key};
 use crate::geometry::Point;
 use crate::model::Size;
-use crate::stability::Clock;
 
 const XML: &str = "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\"><node text=\"a\" /></hierarchy>";
 
 type Script = dyn Fn(&str, usize) -> String + Send + Sync;
+
+/// A reply starting with this is sent only 3 s later.
+const STILL_WAITING: &str = "\u{0}later:";
 
 /// A fake server: one phone `FAKE`; each shell command is recorded and answered by
 /// `script(command, how many times it ran before)`.
@@ -45,12 +47,9 @@ impl Fake {
         AdbDevice::connect_at(self.address, None).unwrap()
     }
 
-    /// Shell commands run so far, the events stream left out.
+    /// Shell commands run so far.
     fn commands(&self) -> Vec<String> {
-        let all = self.commands.lock().unwrap().clone();
-        all.into_iter()
-            .filter(|c| c != "uiautomator events")
-            .collect()
+        self.commands.lock().unwrap().clone()
     }
 }
 
@@ -79,7 +78,11 @@ fn serve(mut stream: TcpStream, log: &Mutex<Vec<String>>, script: &Script) {
                 return;
             }
             other => {
-                let command = other.strip_prefix("shell:").unwrap().to_owned();
+                let command = other
+                    .strip_prefix("shell:")
+                    .or_else(|| other.strip_prefix("exec:"))
+                    .unwrap()
+                    .to_owned();
                 let runs = {
                     let mut log = log.lock().unwrap();
                     let runs = log.iter().filter(|c| **c == command).count();
@@ -87,7 +90,14 @@ fn serve(mut stream: TcpStream, log: &Mutex<Vec<String>>, script: &Script) {
                     runs
                 };
                 let _ = stream.write_all(b"OKAY");
-                let _ = stream.write_all(script(&command, runs).as_bytes());
+                let reply = script(&command, runs);
+                if let Some(late) = reply.strip_prefix(STILL_WAITING) {
+                    // A phone whose dump is still waiting for the screen to go idle.
+                    std::thread::sleep(Duration::from_secs(3));
+                    let _ = stream.write_all(late.as_bytes());
+                } else {
+                    let _ = stream.write_all(reply.as_bytes());
+                }
                 return;
             }
         }
@@ -129,10 +139,9 @@ fn bad_input_is_refused_before_the_device_is_touched() {
 }
 
 #[test]
-fn dump_from_stdout_retries_idle_state_and_falls_back_to_a_file() {
-    let fake = Fake::start(|command, runs| match (command, runs) {
-        ("uiautomator dump /dev/tty", 0) => "ERROR: could not get idle state.\n".into(),
-        ("uiautomator dump /dev/tty", _) => format!("{XML}UI hierchary dumped to: /dev/tty\n"),
+fn dump_from_stdout_falls_back_to_a_file() {
+    let fake = Fake::start(|command, _| match command {
+        "uiautomator dump /dev/tty" => format!("{XML}UI hierchary dumped to: /dev/tty"),
         _ => String::new(),
     });
     assert_eq!(fake.device().dump().unwrap(), XML);
@@ -152,13 +161,63 @@ fn dump_from_stdout_retries_idle_state_and_falls_back_to_a_file() {
 }
 
 #[test]
-fn a_screen_that_never_idles_is_reported() {
+fn a_screen_that_never_idles_is_reported_without_waiting_again() {
     let fake = Fake::start(|_, _| "ERROR: could not get idle state.\n".into());
-    let err = fake.device().dump().unwrap_err().to_string();
+    let mut device = fake.device();
+    let err = device.dump().unwrap_err();
+    assert!(matches!(err, DeviceError::NotIdle { .. }), "{err}");
+    assert!(err.to_string().contains("never went idle"), "{err}");
+    // The phone waited its own 10 s: one dump, not three.
+    assert_eq!(fake.commands(), ["uiautomator dump /dev/tty"]);
+}
+
+#[test]
+fn a_dump_past_its_limit_is_given_up_and_ended_on_the_phone() {
+    let fake = Fake::start(|command, _| match command {
+        "uiautomator dump /dev/tty" => format!("{STILL_WAITING}{XML}"),
+        _ => String::new(),
+    });
+    let mut device = fake.device();
+    let started = Instant::now();
+    let err = device.dump_within(Duration::from_millis(300)).unwrap_err();
+    assert!(matches!(err, DeviceError::NotIdle { .. }), "{err}");
     assert!(
-        err.contains("could not get idle state after 3 tries"),
-        "{err}"
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
     );
+    assert_eq!(
+        fake.commands(),
+        [
+            "uiautomator dump /dev/tty",
+            "pkill -f 'uiautomator.Launcher dump'"
+        ]
+    );
+}
+
+#[test]
+fn a_dump_blocked_by_another_uiautomation_client_is_tried_again() {
+    let fake = Fake::start(|command, runs| {
+        match (command, runs) {
+        ("uiautomator dump /dev/tty", 0) => {
+            "java.lang.IllegalStateException: UiAutomationService android.accessibilityservice.IAccessibilityServiceClient$Stub$Proxy@f18df39already registered!\n".into()
+        }
+        ("uiautomator dump /dev/tty", _) => format!("{XML}UI hierchary dumped to: /dev/tty\n"),
+        _ => String::new(),
+    }
+    });
+    let mut device = fake.device();
+    assert_eq!(device.dump().unwrap(), XML);
+    assert_eq!(fake.commands().len(), 2, "{:?}", fake.commands());
+    assert_eq!(
+        device.last_event_at(),
+        None,
+        "no events stream competes with dumps"
+    );
+    assert!(matches!(
+        device.dumps(),
+        crate::stability::Dumps::AfterIdle { .. }
+    ));
 }
 
 #[test]
@@ -198,38 +257,4 @@ fn unknown_serial_is_no_device() {
     let fake = Fake::start(|_, _| String::new());
     let err = AdbDevice::connect_at(fake.address, Some("X")).unwrap_err();
     assert!(matches!(err, DeviceError::NoDevice { .. }), "{err}");
-}
-
-#[test]
-fn accessibility_events_set_the_last_event_time() {
-    let fake = Fake::start(|command, _| match command {
-        "uiautomator events" => {
-            "EventType: TYPE_WINDOW_CONTENT_CHANGED; EventTime: 1; PackageName: com.a; \n".into()
-        }
-        _ => String::new(),
-    });
-    let mut device = fake.device();
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while device.last_event_at().is_none() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let at = device.last_event_at().expect("an event arrived");
-    assert!(at <= device.clock().now());
-}
-
-#[test]
-fn a_dump_blocked_by_the_events_stream_stops_the_stream() {
-    let fake = Fake::start(|command, runs| match (command, runs) {
-        ("uiautomator dump /dev/tty", 0) => {
-            "java.lang.IllegalStateException: UiAutomationService already registered!\n".into()
-        }
-        ("uiautomator dump /dev/tty", _) => format!("{XML}UI hierchary dumped to: /dev/tty\n"),
-        _ => String::new(),
-    });
-    let mut device = fake.device();
-    assert_eq!(device.dump().unwrap(), XML);
-    assert!(device.events_conflict);
-    assert!(device.events.is_none());
-    device.last_event_at();
-    assert!(device.events.is_none(), "the stream stays off");
 }

@@ -171,6 +171,11 @@ impl<C: Clock + Clone + Send> Sim<C> {
         render::xml(&self.frame(false).0, 0)
     }
 
+    /// What a dump will show once the running animation has ended (now, if none runs).
+    pub fn settled_xml(&self) -> String {
+        render::xml(&self.frame(true).0, 0)
+    }
+
     /// The name of the screen shown (the file name under `assets/sim/`).
     pub fn screen_name(&self) -> &str {
         self.screens
