@@ -1,1 +1,5 @@
-//! End-to-end tests of tapscope across crates and shipped assets live in `tests/tests/`.
+//! What tapscope's tests across crates share; the end-to-end tests themselves live in
+//! `tests/tests/`. A dev-dependency of `tapscope-core` and `tapscope`, never shipped.
+
+pub mod adb;
+pub mod child;

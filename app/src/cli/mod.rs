@@ -4,6 +4,7 @@ mod devices;
 mod observe;
 mod prune;
 mod serve;
+mod sim;
 mod stats;
 
 use std::path::PathBuf;
@@ -40,6 +41,9 @@ enum Command {
     /// Serve a phone (the sim, or one over ADB) to MCP clients (LLM agents) over streamable
     /// HTTP or stdio, optionally recording every call.
     Serve(serve::ServeArgs),
+    /// Serve the simulated phone as an ADB device (`adb connect ADDR`), for adb and every
+    /// tool built on it.
+    Sim(sim::SimArgs),
     /// Record the demo: a scripted agent drives the sim over MCP through a realistic task.
     RecordDemo {
         /// Where to write it; a recording already there is replaced.
@@ -80,6 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         Some(Command::Devices(args)) => devices::run(&args),
         Some(Command::Observe(args)) => observe::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),
+        Some(Command::Sim(args)) => sim::run(&args),
         Some(Command::RecordDemo { dir }) => {
             let summary = crate::demo::record(&dir)?;
             println!(

@@ -10,6 +10,7 @@ mod input;
 pub mod phone;
 mod render;
 mod screen;
+pub mod shell;
 mod view;
 
 #[cfg(test)]
@@ -174,6 +175,11 @@ impl<C: Clock + Clone + Send> Sim<C> {
     /// What a dump will show once the running animation has ended (now, if none runs).
     pub fn settled_xml(&self) -> String {
         render::xml(&self.frame(true).0, 0)
+    }
+
+    /// The package of the app on screen.
+    pub fn package(&self) -> &str {
+        self.screen().map_or("", |s| s.package.as_str())
     }
 
     /// The name of the screen shown (the file name under `assets/sim/`).

@@ -13,6 +13,9 @@ use crate::device::{Device, DeviceError, Display, Key};
 use crate::geometry::Point;
 use crate::stability::{Clock, Dumps};
 
+/// How often a waiting dump checks whether its caller went away.
+const STOP_CHECK: Duration = Duration::from_millis(100);
+
 /// Who holds the one UiAutomation connection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UiClient {
@@ -27,6 +30,8 @@ pub enum UiAutomationError {
     NotIdle { waited: Duration },
     /// Another client holds the connection (`UiAutomationService … already registered!`).
     Busy(UiClient),
+    /// The caller stopped it (the stream closed, `pkill`).
+    Stopped,
 }
 
 impl From<UiAutomationError> for DeviceError {
@@ -47,6 +52,9 @@ impl From<UiAutomationError> for DeviceError {
                     }
                 ),
             },
+            UiAutomationError::Stopped => {
+                DeviceError::Disconnected("the dump was stopped before it ended".into())
+            }
         }
     }
 }
@@ -92,6 +100,11 @@ impl<C: Clock + Clone + Send> SimPhone<C> {
         }
     }
 
+    /// The clock the phone's costs are paid on.
+    pub fn clock(&self) -> C {
+        self.clock.clone()
+    }
+
     pub fn profile(&self) -> Profile {
         lock(&self.costs).profile()
     }
@@ -111,6 +124,11 @@ impl<C: Clock + Clone + Send> SimPhone<C> {
         lock(&self.costs)
     }
 
+    /// Who holds the UiAutomation connection now.
+    pub fn ui_client(&self) -> Option<UiClient> {
+        *lock(&self.ui_automation)
+    }
+
     /// Takes the UiAutomation connection for `client`, or says who holds it.
     pub fn claim(&self, client: UiClient) -> Result<UiLease<'_, C>, UiAutomationError> {
         let mut holder = lock(&self.ui_automation);
@@ -126,8 +144,12 @@ impl<C: Clock + Clone + Send> SimPhone<C> {
 
     /// `uiautomator dump`: its start, then a wait until no event came for 1 s since it
     /// began watching (at most 10 s, or `limit` from the call), then the tree as it is at
-    /// that moment, serialized.
-    pub fn uiautomator_dump(&self, limit: Duration) -> Result<String, UiAutomationError> {
+    /// that moment, serialized. `stopped` ends it early (its caller went away).
+    pub fn uiautomator_dump(
+        &self,
+        limit: Duration,
+        stopped: &dyn Fn() -> bool,
+    ) -> Result<String, UiAutomationError> {
         let began = self.clock.now();
         let give_up = began.saturating_add(limit);
         let start = self.costs().dump_start();
@@ -150,7 +172,11 @@ impl<C: Clock + Clone + Send> SimPhone<C> {
                     waited: now.saturating_sub(watching),
                 });
             }
-            self.sleep(idle_at.min(stop) - now);
+            if stopped() {
+                return Err(UiAutomationError::Stopped);
+            }
+            // In slices, so a caller that goes away is noticed.
+            self.sleep((idle_at.min(stop) - now).min(STOP_CHECK));
         }
         let xml = self.sim().xml();
         let nodes = xml.matches("<node ").count();
@@ -231,7 +257,8 @@ impl<C: Clock + Clone + Send> Device for SimPhone<C> {
     }
 
     fn dump_within(&mut self, limit: Duration) -> Result<String, DeviceError> {
-        self.uiautomator_dump(limit).map_err(DeviceError::from)
+        self.uiautomator_dump(limit, &|| false)
+            .map_err(DeviceError::from)
     }
 
     fn dumps(&self) -> Dumps {

@@ -36,7 +36,9 @@ fn tap(phone: &SimPhone<VirtualClock>, label: &str) {
 #[test]
 fn a_dump_of_a_still_screen_costs_what_a_stock_phones_does() {
     let (phone, clock) = phone(Profile::Phone);
-    let (xml, took) = timed(&clock, || phone.uiautomator_dump(ms(20_000)).unwrap());
+    let (xml, took) = timed(&clock, || {
+        phone.uiautomator_dump(ms(20_000), &|| false).unwrap()
+    });
     assert_eq!(xml, phone.sim().xml());
     // Its start (700–900 ms), a full second without events, the write (200–300 ms).
     assert!(took >= ms(1900) && took <= ms(2300), "{took:?}");
@@ -46,7 +48,9 @@ fn a_dump_of_a_still_screen_costs_what_a_stock_phones_does() {
 fn a_dump_waits_out_an_animation_and_shows_the_settled_screen() {
     let (phone, clock) = phone(Profile::Phone);
     tap(&phone, "TapTube"); // a 1.2 s launch
-    let (xml, took) = timed(&clock, || phone.uiautomator_dump(ms(20_000)).unwrap());
+    let (xml, took) = timed(&clock, || {
+        phone.uiautomator_dump(ms(20_000), &|| false).unwrap()
+    });
     let end = phone.sim().animation_end().unwrap();
     assert!(took >= end + DUMP_QUIET, "{took:?}");
     clock.clone().sleep(Duration::from_secs(5));
@@ -57,11 +61,15 @@ fn a_dump_waits_out_an_animation_and_shows_the_settled_screen() {
 fn a_dump_of_a_screen_that_never_settles_fails_after_the_idle_timeout_or_the_limit() {
     let (phone, clock) = phone(Profile::Phone);
     tap(&phone, "Live TV");
-    let (err, took) = timed(&clock, || phone.uiautomator_dump(ms(60_000)).unwrap_err());
+    let (err, took) = timed(&clock, || {
+        phone.uiautomator_dump(ms(60_000), &|| false).unwrap_err()
+    });
     assert!(matches!(err, UiAutomationError::NotIdle { waited } if waited == DUMP_IDLE_TIMEOUT));
     assert!(took > DUMP_IDLE_TIMEOUT, "{took:?}");
 
-    let (err, took) = timed(&clock, || phone.uiautomator_dump(ms(5000)).unwrap_err());
+    let (err, took) = timed(&clock, || {
+        phone.uiautomator_dump(ms(5000), &|| false).unwrap_err()
+    });
     assert!(matches!(err, UiAutomationError::NotIdle { .. }), "{err:?}");
     assert_eq!(took, ms(5000));
     let device_error = DeviceError::from(err).to_string();
@@ -73,7 +81,7 @@ fn the_events_stream_and_a_dump_exclude_each_other() {
     let (phone, _clock) = phone(Profile::Phone);
     let mut events = phone.events().unwrap();
     assert_eq!(
-        phone.uiautomator_dump(ms(20_000)),
+        phone.uiautomator_dump(ms(20_000), &|| false),
         Err(UiAutomationError::Busy(UiClient::Events))
     );
     tap(&phone, "TapTube");
@@ -82,7 +90,7 @@ fn the_events_stream_and_a_dump_exclude_each_other() {
     let second = events.next(ms(500)).expect("and more while it slides");
     assert!(second.at > first.at);
     drop(events);
-    assert!(phone.uiautomator_dump(ms(20_000)).is_ok());
+    assert!(phone.uiautomator_dump(ms(20_000), &|| false).is_ok());
     // A second client while a dump holds it is refused too.
     let _dump = phone.claim(UiClient::Dump).unwrap();
     assert!(matches!(

@@ -1,0 +1,91 @@
+//! `tapscope sim --adb ADDR`: the simulated phone served on the device side of ADB's
+//! transport, so the real `adb` server connects to it (`adb connect ADDR`) and every
+//! adb-based tool drives it with no emulator. Loopback only.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Instant;
+
+use clap::Args;
+use tapscope_core::device::adbd::{self, Backend, CommandOutput, Identity};
+use tapscope_core::device::sim::costs::Profile;
+use tapscope_core::device::sim::shell::SimShell;
+use tapscope_core::stability::RealClock;
+
+use super::Outcome;
+
+#[derive(Debug, Args)]
+pub struct SimArgs {
+    /// Serve the sim as an ADB device at this loopback address (port 0 for any free one);
+    /// then `adb connect ADDR`.
+    #[arg(long, value_name = "ADDR")]
+    adb: SocketAddr,
+    /// `instant`, or `phone`: a stock phone's latencies (a dump about 2 s, `input` 60 ms,
+    /// `screencap -p` 800 ms). Dumps wait for the screen to go idle either way, as stock
+    /// `uiautomator dump` does.
+    #[arg(long, default_value = "instant", value_parser = parse_profile)]
+    profile: Profile,
+    /// Seed of the simulated phone.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Log every command the device runs, its exit status and how long it took.
+    #[arg(long, short)]
+    verbose: bool,
+}
+
+/// A backend that logs each command to stderr before and after it runs.
+struct Logged<B>(B);
+
+impl<B: Backend> Backend for Logged<B> {
+    fn identity(&self) -> Identity {
+        self.0.identity()
+    }
+
+    fn run(&self, command: &str, out: &mut dyn CommandOutput) -> u8 {
+        eprintln!("tapscope sim: $ {command}");
+        let started = Instant::now();
+        let status = self.0.run(command, out);
+        eprintln!(
+            "tapscope sim: exit {status} after {} ms: {command}",
+            started.elapsed().as_millis()
+        );
+        status
+    }
+
+    fn file(&self, path: &str) -> Option<Vec<u8>> {
+        eprintln!("tapscope sim: pull {path}");
+        self.0.file(path)
+    }
+}
+
+fn parse_profile(name: &str) -> Result<Profile, String> {
+    name.parse()
+}
+
+pub fn run(args: &SimArgs) -> anyhow::Result<Outcome> {
+    let listener = adbd::bind(args.adb)?;
+    let shell = SimShell::new(RealClock::new(), args.seed, args.profile);
+    let server = if args.verbose {
+        adbd::serve(listener, Arc::new(Logged(shell)))?
+    } else {
+        adbd::serve(listener, Arc::new(shell))?
+    };
+    let at = server.local_addr();
+    eprintln!(
+        "tapscope: the sim (profile {}) is an ADB device at {at}; connect it with \
+         `adb connect {at}`, then use serial {at}; Ctrl-C stops",
+        args.profile.name()
+    );
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        // Without a signal handler there is nothing to wait for but the process's end.
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    });
+    server.stop();
+    eprintln!("tapscope: stopped");
+    Ok(Outcome::Ok)
+}

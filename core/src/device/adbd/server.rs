@@ -1,0 +1,257 @@
+//! The listener: loopback-only binding, one thread per connection up to a limit, the
+//! record of dropped connections, and stopping it all.
+
+use std::collections::{HashMap, VecDeque};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use super::error::{AdbdError, ProtocolError};
+use super::message::MIN_PEER_PAYLOAD;
+use super::{Backend, connection, lock};
+
+/// Bounds on what hosts may hold; [`Limits::default`] suits the real `adb`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Connections served at once; more are accepted and closed at once.
+    pub max_connections: usize,
+    /// Open streams per connection; more OPENs are refused with CLSE.
+    pub max_streams: usize,
+    /// The most data in one message either way, offered in CNXN (hosts offer 1 MiB);
+    /// kept within 4 KiB–1 MiB, what hosts accept.
+    pub max_payload: usize,
+    /// Host input held per stream before our OKAY is kept back.
+    pub max_input_buffered: usize,
+    /// How long a write may wait for a host that does not read.
+    pub write_timeout: Duration,
+    /// How long a new connection has to send its CNXN.
+    pub handshake_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_connections: 32,
+            max_streams: 64,
+            max_payload: 256 * 1024,
+            max_input_buffered: 64 * 1024,
+            write_timeout: Duration::from_secs(10),
+            handshake_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// A connection the server closed because of what the peer did (or failed to do).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dropped {
+    pub peer: SocketAddr,
+    pub reason: String,
+}
+
+/// The largest max payload any host accepts.
+const MAX_PAYLOAD: usize = 1024 * 1024;
+/// How many dropped connections are remembered.
+const DROPPED_KEPT: usize = 64;
+
+/// A running device server; [`Server::stop`] or dropping it ends every connection.
+#[derive(Debug)]
+pub struct Server {
+    addr: SocketAddr,
+    shared: Arc<Shared>,
+    acceptor: Option<JoinHandle<()>>,
+}
+
+#[derive(Debug, Default)]
+struct Shared {
+    stopping: AtomicBool,
+    next_connection: AtomicU64,
+    connections: Mutex<HashMap<u64, Live>>,
+    dropped: Mutex<DroppedLog>,
+    dropped_signal: Condvar,
+}
+
+/// A connection being served: a handle on its socket, to close it, and its thread.
+#[derive(Debug)]
+struct Live {
+    socket: TcpStream,
+    thread: JoinHandle<()>,
+}
+
+#[derive(Debug, Default)]
+struct DroppedLog {
+    latest: VecDeque<Dropped>,
+    /// All ever dropped, including those no longer kept.
+    total: usize,
+}
+
+/// A listener bound to a loopback address only; anything else is refused with an error
+/// saying why, before anything is bound.
+pub fn bind(addr: SocketAddr) -> Result<TcpListener, AdbdError> {
+    if !addr.ip().is_loopback() {
+        return Err(AdbdError::NotLoopback { addr });
+    }
+    TcpListener::bind(addr).map_err(|source| AdbdError::Bind { addr, source })
+}
+
+/// Serves connections with [`Limits::default`] until stopped; returns at once.
+pub fn serve<B: Backend>(listener: TcpListener, backend: Arc<B>) -> Result<Server, AdbdError> {
+    serve_with(listener, backend, Limits::default())
+}
+
+/// Serves connections, each on threads of its own, until stopped; returns at once. The
+/// listener must be on loopback, as [`bind`] makes it.
+pub fn serve_with<B: Backend>(
+    listener: TcpListener,
+    backend: Arc<B>,
+    limits: Limits,
+) -> Result<Server, AdbdError> {
+    let addr = listener.local_addr().map_err(AdbdError::Start)?;
+    if !addr.ip().is_loopback() {
+        return Err(AdbdError::NotLoopback { addr });
+    }
+    let limits = Limits {
+        max_payload: limits
+            .max_payload
+            .clamp(MIN_PEER_PAYLOAD as usize, MAX_PAYLOAD),
+        ..limits
+    };
+    let shared = Arc::new(Shared::default());
+    let backend: Arc<dyn Backend> = backend;
+    let accepting = Arc::clone(&shared);
+    let acceptor = std::thread::Builder::new()
+        .name(format!("adbd accept {addr}"))
+        .spawn(move || accept(&listener, &accepting, &backend, limits))
+        .map_err(AdbdError::Start)?;
+    Ok(Server {
+        addr,
+        shared,
+        acceptor: Some(acceptor),
+    })
+}
+
+impl Server {
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The connections dropped so far for what their peer did, the latest last (at most
+    /// the last 64).
+    pub fn dropped(&self) -> Vec<Dropped> {
+        lock(&self.shared.dropped).latest.iter().cloned().collect()
+    }
+
+    /// Waits until `count` connections in all have been dropped, or `timeout` passes;
+    /// then as [`Server::dropped`].
+    pub fn wait_dropped(&self, count: usize, timeout: Duration) -> Vec<Dropped> {
+        let deadline = Instant::now() + timeout;
+        let mut dropped = lock(&self.shared.dropped);
+        while dropped.total < count {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            dropped = self
+                .shared
+                .dropped_signal
+                .wait_timeout(dropped, left)
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .0;
+        }
+        dropped.latest.iter().cloned().collect()
+    }
+
+    /// Closes the listener and every connection, and waits for their threads.
+    pub fn stop(self) {
+        drop(self);
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let Some(acceptor) = self.acceptor.take() else {
+            return;
+        };
+        self.shared.stopping.store(true, Ordering::SeqCst);
+        // `accept` blocks until someone connects: be that someone.
+        let _ = TcpStream::connect_timeout(&self.addr, Duration::from_secs(2));
+        let _ = acceptor.join();
+        let connections: Vec<_> = lock(&self.shared.connections).drain().collect();
+        for (_, live) in connections {
+            let _ = live.socket.shutdown(std::net::Shutdown::Both);
+            let _ = live.thread.join();
+        }
+    }
+}
+
+fn accept(
+    listener: &TcpListener,
+    shared: &Arc<Shared>,
+    backend: &Arc<dyn Backend>,
+    limits: Limits,
+) {
+    for incoming in listener.incoming() {
+        if shared.stopping.load(Ordering::SeqCst) {
+            return;
+        }
+        let Ok(socket) = incoming else {
+            // Out of file descriptors, or a connection reset before it was accepted.
+            std::thread::sleep(Duration::from_millis(20));
+            continue;
+        };
+        let peer = socket
+            .peer_addr()
+            .unwrap_or_else(|_| SocketAddr::from(([127, 0, 0, 1], 0)));
+        if lock(&shared.connections).len() >= limits.max_connections {
+            shared.record(
+                peer,
+                ProtocolError::TooManyConnections(limits.max_connections).to_string(),
+            );
+            continue;
+        }
+        if let Err(e) = start_connection(socket, peer, shared, backend, limits) {
+            shared.record(peer, ProtocolError::Io(e).to_string());
+        }
+    }
+}
+
+fn start_connection(
+    socket: TcpStream,
+    peer: SocketAddr,
+    shared: &Arc<Shared>,
+    backend: &Arc<dyn Backend>,
+    limits: Limits,
+) -> std::io::Result<()> {
+    let id = shared.next_connection.fetch_add(1, Ordering::SeqCst);
+    let handle = socket.try_clone()?;
+    let (owner, backend) = (Arc::clone(shared), Arc::clone(backend));
+    // Registered before the thread runs, so its removal at the end cannot come first.
+    let mut connections = lock(&shared.connections);
+    let thread = std::thread::Builder::new()
+        .name(format!("adbd {peer}"))
+        .spawn(move || {
+            connection::serve(socket, backend, limits, |reason| owner.record(peer, reason));
+            lock(&owner.connections).remove(&id);
+        })?;
+    connections.insert(
+        id,
+        Live {
+            socket: handle,
+            thread,
+        },
+    );
+    Ok(())
+}
+
+impl Shared {
+    fn record(&self, peer: SocketAddr, reason: String) {
+        let mut dropped = lock(&self.dropped);
+        if dropped.latest.len() == DROPPED_KEPT {
+            dropped.latest.pop_front();
+        }
+        dropped.latest.push_back(Dropped { peer, reason });
+        dropped.total += 1;
+        self.dropped_signal.notify_all();
+    }
+}

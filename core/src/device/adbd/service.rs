@@ -1,0 +1,178 @@
+//! The services a host opens, named as adbd reads them (`shell,v2,pty:ls`, `exec:…`,
+//! `sync:`), and the thread that serves each opened stream.
+
+use std::sync::Arc;
+
+use super::stream::Stream;
+use super::{Backend, session, shell, sync};
+
+/// How a shell stream is framed and whether it behaves like a terminal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct ShellMode {
+    /// Shell protocol v2: packets for stdin, stdout, stderr and the exit status.
+    pub(super) packets: bool,
+    /// A pseudo-terminal: echo, line editing, `\n` written as `\r\n`, stderr into stdout.
+    pub(super) pty: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Service {
+    /// `command: None` is a session: lines typed or piped in, each run in turn.
+    Shell {
+        mode: ShellMode,
+        command: Option<String>,
+    },
+    Sync,
+}
+
+/// The service an OPEN names, or `None` for one this device does not offer (`reboot:`,
+/// `root:`, `tcpip:`, `jdwp`, …), which the host is refused with CLSE.
+pub(super) fn parse(name: &[u8]) -> Option<Service> {
+    // Hosts end the name with a NUL; adbd reads up to the first one.
+    let end = name.iter().position(|b| *b == 0).unwrap_or(name.len());
+    let name = String::from_utf8_lossy(&name[..end]);
+    if name == "sync:" {
+        return Some(Service::Sync);
+    }
+    if let Some(command) = name.strip_prefix("exec:") {
+        let mode = ShellMode {
+            packets: false,
+            pty: false,
+        };
+        return Some(shell_service(mode, command));
+    }
+    let rest = name.strip_prefix("shell")?;
+    if !rest.starts_with([':', ',']) {
+        return None;
+    }
+    let (options, command) = rest.split_once(':')?;
+    // As adbd: a pty when there is no command, unless an option says otherwise.
+    let mut mode = ShellMode {
+        packets: false,
+        pty: command.is_empty(),
+    };
+    for option in options.split(',') {
+        match option {
+            "v2" => mode.packets = true,
+            "raw" => mode.pty = false,
+            "pty" => mode.pty = true,
+            // `TERM=…` and options of later versions change nothing here.
+            _ => {}
+        }
+    }
+    Some(shell_service(mode, command))
+}
+
+fn shell_service(mode: ShellMode, command: &str) -> Service {
+    Service::Shell {
+        mode,
+        command: (!command.is_empty()).then(|| command.to_owned()),
+    }
+}
+
+/// Serves `service` on a thread of its own; the stream is closed when it ends, even if
+/// the backend panics, or at once if no thread can be had.
+pub(super) fn start(service: Service, stream: Arc<Stream>, backend: Arc<dyn Backend>) {
+    let worker = Arc::clone(&stream);
+    let spawned = std::thread::Builder::new()
+        .name(format!("adbd stream {}", stream.local_id))
+        .spawn(move || {
+            let _close = CloseOnDrop(&worker);
+            match service {
+                Service::Shell {
+                    mode,
+                    command: Some(command),
+                } => shell::serve_command(&worker, &*backend, mode, &command),
+                Service::Shell {
+                    mode,
+                    command: None,
+                } => session::serve(&worker, &*backend, mode),
+                Service::Sync => sync::serve(&worker, &*backend),
+            }
+        });
+    if spawned.is_err() {
+        stream.finish();
+    }
+}
+
+struct CloseOnDrop<'a>(&'a Stream);
+
+impl Drop for CloseOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.finish();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shell(packets: bool, pty: bool, command: Option<&str>) -> Option<Service> {
+        Some(Service::Shell {
+            mode: ShellMode { packets, pty },
+            command: command.map(str::to_owned),
+        })
+    }
+
+    #[test]
+    fn shell_services_read_as_adbd_reads_them() {
+        // What adb 1.0.41 opens for `adb shell ls`, `adb shell`, `echo ls | adb shell`,
+        // `adb shell -t ls`, and an old host's `adb shell ls`.
+        assert_eq!(
+            parse(b"shell,v2,raw:ls -l\0"),
+            shell(true, false, Some("ls -l"))
+        );
+        assert_eq!(
+            parse(b"shell,v2,TERM=xterm-256color,pty:\0"),
+            shell(true, true, None)
+        );
+        assert_eq!(parse(b"shell,v2,raw:\0"), shell(true, false, None));
+        assert_eq!(
+            parse(b"shell,v2,TERM=xterm,pty:ls"),
+            shell(true, true, Some("ls"))
+        );
+        assert_eq!(parse(b"shell:ls\0"), shell(false, false, Some("ls")));
+        assert_eq!(parse(b"shell:\0"), shell(false, true, None));
+        assert_eq!(parse(b"shell,v2:\0"), shell(true, true, None));
+        assert_eq!(
+            parse(b"shell,v2,future-option:id"),
+            shell(true, false, Some("id"))
+        );
+        assert_eq!(
+            parse(b"exec:screencap -p\0"),
+            shell(false, false, Some("screencap -p"))
+        );
+        assert_eq!(parse(b"exec:\0"), shell(false, false, None));
+    }
+
+    #[test]
+    fn a_command_keeps_its_colons_and_commas() {
+        assert_eq!(
+            parse(b"shell,v2,raw:echo a:b,c\0"),
+            shell(true, false, Some("echo a:b,c"))
+        );
+    }
+
+    #[test]
+    fn sync_and_nothing_else() {
+        assert_eq!(parse(b"sync:\0"), Some(Service::Sync));
+        for name in [
+            &b"reboot:\0"[..],
+            b"root:\0",
+            b"unroot:\0",
+            b"tcpip:5555\0",
+            b"remount:\0",
+            b"jdwp\0",
+            b"track-jdwp\0",
+            b"framebuffer:\0",
+            b"reverse:forward:tcp:1;tcp:2\0",
+            b"shell\0",
+            b"shellx:ls\0",
+            b"sync\0",
+            b"\0",
+            b"",
+        ] {
+            assert_eq!(parse(name), None, "{:?}", String::from_utf8_lossy(name));
+        }
+    }
+}

@@ -1,0 +1,292 @@
+//! `SimShell`: the simulated phone's shell as ADB reaches it (`tapscope sim --adb`). It
+//! answers the commands agent frameworks send — `uiautomator dump` and `events`, `input`,
+//! `screencap`, `wm`, `dumpsys`, `pm`, `monkey`, `am`, `getprop`, `cat` and a few shell
+//! builtins — as a stock phone prints them, each paying its cost under the phone's
+//! profile. Anything else is `inaccessible or not found` (exit 127), as on a phone.
+//! Nothing runs on the host: files live in memory, commands act on the sim.
+
+mod commands;
+mod parse;
+mod system;
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use self::parse::{Joined, Target};
+use super::costs::Profile;
+use super::phone::SimPhone;
+use crate::device::adbd::{Backend, CommandOutput, Identity};
+use crate::stability::Clock;
+
+/// The sim behind ADB: its phone, its files and the commands running on it.
+#[derive(Debug)]
+pub struct SimShell<C> {
+    phone: SimPhone<C>,
+    files: Mutex<BTreeMap<String, Vec<u8>>>,
+    jobs: Mutex<Vec<Job>>,
+    next_job: AtomicU64,
+}
+
+/// A running command that `pkill -f` can end: its command line as `ps` shows it.
+#[derive(Debug)]
+struct Job {
+    id: u64,
+    cmdline: String,
+    killed: Arc<AtomicBool>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The same file under each of the names Android gives shared storage.
+fn normalize(path: &str) -> String {
+    let mut path = path.trim().to_owned();
+    for alias in [
+        "/storage/emulated/0",
+        "/storage/self/primary",
+        "/mnt/sdcard",
+    ] {
+        if let Some(rest) = path.strip_prefix(alias)
+            && (rest.is_empty() || rest.starts_with('/'))
+        {
+            path = format!("/sdcard{rest}");
+        }
+    }
+    while path.contains("//") {
+        path = path.replace("//", "/");
+    }
+    path
+}
+
+impl<C: Clock + Clone + Send> SimShell<C> {
+    pub fn new(clock: C, seed: u64, profile: Profile) -> Self {
+        Self {
+            phone: SimPhone::new(clock, seed, profile),
+            files: Mutex::new(BTreeMap::new()),
+            jobs: Mutex::new(Vec::new()),
+            next_job: AtomicU64::new(1),
+        }
+    }
+
+    /// The phone the commands act on.
+    pub fn phone(&self) -> &SimPhone<C> {
+        &self.phone
+    }
+
+    fn read_file(&self, path: &str) -> Option<Vec<u8>> {
+        lock(&self.files).get(&normalize(path)).cloned()
+    }
+
+    fn write_file(&self, path: &str, bytes: &[u8], append: bool) {
+        let mut files = lock(&self.files);
+        let file = files.entry(normalize(path)).or_default();
+        if !append {
+            file.clear();
+        }
+        file.extend_from_slice(bytes);
+    }
+
+    fn remove_file(&self, path: &str) -> bool {
+        lock(&self.files).remove(&normalize(path)).is_some()
+    }
+
+    /// The files under `dir`, by name.
+    fn list(&self, dir: &str) -> Vec<String> {
+        let dir = normalize(dir);
+        let prefix = format!("{}/", dir.trim_end_matches('/'));
+        lock(&self.files)
+            .keys()
+            .filter_map(|path| path.strip_prefix(&prefix))
+            .map(|name| name.split('/').next().unwrap_or(name).to_owned())
+            .collect()
+    }
+
+    /// Registers a running command for `pkill`; it is forgotten when the guard drops.
+    fn start_job(&self, cmdline: String) -> JobGuard<'_, C> {
+        let id = self.next_job.fetch_add(1, Ordering::Relaxed);
+        let killed = Arc::new(AtomicBool::new(false));
+        lock(&self.jobs).push(Job {
+            id,
+            cmdline,
+            killed: killed.clone(),
+        });
+        JobGuard {
+            shell: self,
+            id,
+            killed,
+        }
+    }
+
+    /// Ends the running commands whose command line contains `pattern`; how many.
+    fn kill_matching(&self, pattern: &str) -> usize {
+        let jobs = lock(&self.jobs);
+        jobs.iter()
+            .filter(|job| job.cmdline.contains(pattern))
+            .inspect(|job| job.killed.store(true, Ordering::SeqCst))
+            .count()
+    }
+
+    /// Runs the pipelines of one command line in order.
+    fn run_line(&self, line: &str, out: &mut dyn CommandOutput) -> u8 {
+        let pipelines = match parse::parse(line) {
+            Ok(pipelines) => pipelines,
+            Err(why) => {
+                let _ = out.stderr(format!("/system/bin/sh: {why}\n").as_bytes());
+                return 1;
+            }
+        };
+        let mut status = 0;
+        for pipeline in pipelines {
+            let skip = match pipeline.joined {
+                Joined::Always => false,
+                Joined::IfOk => status != 0,
+                Joined::IfFailed => status == 0,
+            };
+            if skip {
+                continue;
+            }
+            let mut stdin = Vec::new();
+            let last = pipeline.commands.len().saturating_sub(1);
+            for (k, command) in pipeline.commands.iter().enumerate() {
+                let mut io = Io {
+                    caller: &mut *out,
+                    stdin: std::mem::take(&mut stdin),
+                    piped: k < last,
+                    stdout: command.stdout.clone(),
+                    stderr: command.stderr.clone(),
+                    pipe: Vec::new(),
+                    files: Vec::new(),
+                };
+                status = match commands::run(self, &command.words, &mut io) {
+                    Ran::Status(status) => status,
+                    Ran::Exit(status) => {
+                        self.flush(&mut io);
+                        return status;
+                    }
+                };
+                self.flush(&mut io);
+                stdin = io.pipe;
+            }
+            if out.closed() {
+                break;
+            }
+        }
+        status
+    }
+
+    fn flush(&self, io: &mut Io<'_>) {
+        for (path, append, bytes) in io.files.drain(..) {
+            self.write_file(&path, &bytes, append);
+        }
+    }
+}
+
+/// A command's registration for `pkill`, removed when dropped.
+struct JobGuard<'a, C> {
+    shell: &'a SimShell<C>,
+    id: u64,
+    killed: Arc<AtomicBool>,
+}
+
+impl<C> JobGuard<'_, C> {
+    fn killed(&self) -> bool {
+        self.killed.load(Ordering::SeqCst)
+    }
+}
+
+impl<C> Drop for JobGuard<'_, C> {
+    fn drop(&mut self) {
+        lock(&self.shell.jobs).retain(|job| job.id != self.id);
+    }
+}
+
+/// How a command ended: its status, or `exit`, which ends the whole line.
+enum Ran {
+    Status(u8),
+    Exit(u8),
+}
+
+/// Where one command of a pipeline reads and writes.
+struct Io<'a> {
+    caller: &'a mut dyn CommandOutput,
+    stdin: Vec<u8>,
+    /// Its stdout feeds the next command of the pipe.
+    piped: bool,
+    stdout: Target,
+    stderr: Target,
+    /// What the next command of the pipe reads.
+    pipe: Vec<u8>,
+    /// Redirected output, written to the files when the command ends.
+    files: Vec<(String, bool, Vec<u8>)>,
+}
+
+impl Io<'_> {
+    fn out(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        let target = self.stdout.clone();
+        self.write(&target, bytes, false)
+    }
+
+    fn err(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        let target = self.stderr.clone();
+        self.write(&target, bytes, true)
+    }
+
+    fn write(&mut self, target: &Target, bytes: &[u8], is_err: bool) -> std::io::Result<()> {
+        match target {
+            Target::Discard => Ok(()),
+            Target::Stdout => {
+                let target = self.stdout.clone();
+                self.write(&target, bytes, false)
+            }
+            Target::File { path, append } => {
+                match self.files.iter_mut().find(|(p, _, _)| p == path) {
+                    Some((_, _, file)) => file.extend_from_slice(bytes),
+                    None => self.files.push((path.clone(), *append, bytes.to_vec())),
+                }
+                Ok(())
+            }
+            Target::Inherit if is_err => self.caller.stderr(bytes),
+            Target::Inherit if self.piped => {
+                self.pipe.extend_from_slice(bytes);
+                Ok(())
+            }
+            Target::Inherit => self.caller.stdout(bytes),
+        }
+    }
+
+    fn say(&mut self, text: &str) {
+        let _ = self.out(text.as_bytes());
+    }
+
+    fn complain(&mut self, text: &str) {
+        let _ = self.err(text.as_bytes());
+    }
+
+    fn closed(&self) -> bool {
+        self.caller.closed()
+    }
+}
+
+impl<C: Clock + Clone + Send + Sync + 'static> Backend for SimShell<C> {
+    fn identity(&self) -> Identity {
+        Identity {
+            product: system::PRODUCT.into(),
+            model: system::MODEL.replace(' ', "_"),
+            device: system::DEVICE.into(),
+        }
+    }
+
+    fn run(&self, command: &str, out: &mut dyn CommandOutput) -> u8 {
+        self.run_line(command, out)
+    }
+
+    fn file(&self, path: &str) -> Option<Vec<u8>> {
+        self.read_file(path)
+    }
+}
