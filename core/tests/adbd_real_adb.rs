@@ -1,8 +1,8 @@
 //! The real `adb` (Debian's 1.0.41) against the fake phone behind adbd, as against a
 //! phone: a private adb server per test on its own port, `adb connect`, then `shell`
 //! with exit codes and stderr apart, `exec-out` byte for byte, `pull`, piped stdin,
-//! `devices -l`, an interactive shell under a pseudo-terminal (`script`), and the
-//! `adb_client` crate tapscope's own ADB device uses, through that same server.
+//! `devices -l`, an interactive shell under a pseudo-terminal (`script`), and tapscope's
+//! own ADB device through that same server.
 
 mod adbd_support;
 
@@ -11,10 +11,10 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::Instant;
 
-use adb_client::ADBDeviceExt;
-use adb_client::server_device::ADBServerDevice;
 use adbd_support::adb_server::Adb;
 use adbd_support::{BIG_LEN, BIG_PATH, DEVICE, DUMP, DUMP_PATH, PATIENCE, Seen, blob, expect_seen};
+use tapscope_core::device::Device;
+use tapscope_core::device::adb::AdbDevice;
 use tapscope_tests::adb::{require, text};
 
 #[test]
@@ -140,43 +140,18 @@ fn devices_l_shows_the_identity() {
     }
 }
 
-/// `adb_client` 3.2.3 reads the exit packet, then returns `Ok(None)` at the end of the
-/// stream instead of the status it read (`shell_command_v2`: a failed header read at EOF
-/// returns `None`). The status is on the wire (`adb shell` gets it above); this checks
-/// the output and stderr come through, and pins the crate's behaviour so a fixed version
-/// shows up here.
+/// tapscope's own ADB device speaks shell protocol v2 through the same server: what a
+/// command printed on stderr and its exit status come back.
 #[test]
-fn adb_client_runs_commands_through_the_real_server() {
+fn tapscopes_adb_device_gets_exit_statuses_through_the_real_server() {
     let adb = Adb::start();
-    let mut device = ADBServerDevice::new(adb.serial.clone(), Some(adb.server_address()));
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let status = device
-        .shell_command(&"echo via adb_client", Some(&mut out), Some(&mut err))
-        .unwrap();
-    assert_eq!(text(&out), "via adb_client\n");
-    assert_eq!(
-        status, None,
-        "adb_client now returns exit codes: expect Some(0)"
-    );
-    expect_seen(&adb.seen, &Seen::Ran("echo via adb_client".into()));
-
-    let status = device
-        .shell_command(&"exit-with 7", Some(&mut out), Some(&mut err))
-        .unwrap();
-    assert_eq!(
-        status, None,
-        "adb_client now returns exit codes: expect Some(7)"
-    );
-    expect_seen(&adb.seen, &Seen::Ran("exit-with 7".into()));
-
-    let mut only_out = Vec::new();
-    device
-        .shell_command(&"warn to stderr", Some(&mut only_out), Some(&mut err))
-        .unwrap();
-    assert_eq!(
-        (text(&only_out), text(&err)),
-        (String::new(), "to stderr\n".into())
-    );
+    let mut device = AdbDevice::connect_at(adb.server_address(), Some(&adb.serial)).unwrap();
+    assert_eq!(device.name(), adb.serial);
+    // The fake phone has no `pm`: status 127 and the shell's complaint, as on a phone.
+    let err = device.packages().unwrap_err().to_string();
+    assert!(err.contains("exit status 127"), "{err}");
+    assert!(err.contains("pm: inaccessible or not found"), "{err}");
+    expect_seen(&adb.seen, &Seen::Ran("pm list packages".into()));
 }
 
 /// `adb shell` with a terminal: `script` gives it a pseudo-terminal, fed from a pipe;

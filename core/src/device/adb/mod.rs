@@ -1,4 +1,6 @@
-//! `AdbDevice`: a phone driven through a running ADB server with the `adb_client` crate.
+//! `AdbDevice`: a phone driven through a running ADB server, whose host protocol and shell
+//! protocol v2 are spoken directly ([`server`]): every command has a deadline and an exit
+//! status.
 //!
 //! Every call blocks on the network: run it on a blocking thread (`std::thread`,
 //! `tokio::task::spawn_blocking`), never on an async executor or the UI thread.
@@ -11,10 +13,7 @@ mod tests;
 use std::net::SocketAddrV4;
 use std::time::{Duration, Instant};
 
-use adb_client::server_device::ADBServerDevice;
-use adb_client::{ADBDeviceExt, RustADBError};
-
-use self::server::{Ran, exec_until};
+use self::server::{Output, Ran};
 pub use self::server::{list_devices, server_address};
 use self::shell::{
     DumpOutput, choose_device, clean_dump, input_text_commands, is_package_name, parse_orientation,
@@ -33,12 +32,16 @@ const DUMP_QUIET: Duration = Duration::from_millis(1000);
 /// The least a stock dump spends before it begins watching: adb's round trip and the
 /// JVM start of `uiautomator` (300 ms at the fastest in public measurements).
 const DUMP_WATCHES_AFTER: Duration = Duration::from_millis(300);
+/// The longest any other command may take (a screenshot of a large display is the slowest).
+const COMMAND_LIMIT: Duration = Duration::from_secs(30);
 /// A dump's own limit: its 10 s idle timeout, its start, and the write of a large tree.
 const DUMP_LIMIT: Duration = Duration::from_secs(20);
 /// Ends a dump the caller stopped waiting for, which would hold UiAutomation until its
 /// own 10 s timeout and make the next dump fail. Only dumps match.
 const KILL_DUMPS: &str = "pkill -f 'uiautomator.Launcher dump'";
 const DUMP_TO_TTY: &str = "uiautomator dump /dev/tty";
+/// The display's rotation: `SurfaceOrientation` before Android 14, `InputDeviceOrientation` after.
+const ORIENTATION: &str = "dumpsys input | grep -E 'SurfaceOrientation|InputDeviceOrientation'";
 const DUMP_TO_FILE: &str = "rm -f /sdcard/window_dump.xml; uiautomator dump /sdcard/window_dump.xml; cat /sdcard/window_dump.xml";
 
 /// A phone behind a running ADB server. Blocking: see the module documentation.
@@ -46,7 +49,6 @@ const DUMP_TO_FILE: &str = "rm -f /sdcard/window_dump.xml; uiautomator dump /sdc
 pub struct AdbDevice {
     serial: String,
     address: SocketAddrV4,
-    inner: ADBServerDevice,
     clock: RealClock,
     /// Set once `/dev/tty` gave no dump, so later dumps go straight to a file.
     dump_to_file: bool,
@@ -62,7 +64,6 @@ impl AdbDevice {
     pub fn connect_at(address: SocketAddrV4, serial: Option<&str>) -> Result<Self, DeviceError> {
         let serial = choose_device(&list_devices(address)?, serial)?;
         Ok(Self {
-            inner: ADBServerDevice::new(serial.clone(), Some(address)),
             serial,
             address,
             clock: RealClock::new(),
@@ -75,24 +76,36 @@ impl AdbDevice {
         self.clock
     }
 
-    /// Runs a shell command; stdout and stderr together, or why it could not run.
+    /// Runs `command` until it ends or `deadline`; why it could not run otherwise.
+    fn run(&self, command: &str, deadline: Instant) -> Result<Ran, DeviceError> {
+        server::run(self.address, &self.serial, command, deadline)
+            .map_err(|e| self.io_error(command, e))
+    }
+
+    /// Runs a shell command; stdout and stderr together, or why it failed (a non-zero
+    /// exit status among them).
     fn shell(&mut self, command: &str) -> Result<Vec<u8>, DeviceError> {
-        let mut out = Vec::new();
-        let mut err = Vec::new();
-        let status = self
-            .inner
-            .shell_command(&command, Some(&mut out), Some(&mut err))
-            .map_err(|e| self.error(command, e))?;
-        out.extend_from_slice(&err);
+        let Ran::Done(Output {
+            mut stdout,
+            stderr,
+            status,
+        }) = self.run(command, Instant::now() + COMMAND_LIMIT)?
+        else {
+            return Err(DeviceError::Command {
+                command: command.to_owned(),
+                output: format!("no answer within {} s", COMMAND_LIMIT.as_secs()),
+            });
+        };
+        stdout.extend_from_slice(&stderr);
         match status {
             Some(code) if code != 0 => Err(DeviceError::Command {
                 command: command.to_owned(),
                 output: format!(
                     "exit status {code}: {}",
-                    String::from_utf8_lossy(&out).trim()
+                    String::from_utf8_lossy(&stdout).trim()
                 ),
             }),
-            _ => Ok(out),
+            _ => Ok(stdout),
         }
     }
 
@@ -112,20 +125,7 @@ impl AdbDevice {
         Ok(())
     }
 
-    fn error(&self, command: &str, error: RustADBError) -> DeviceError {
-        match error {
-            RustADBError::IOError(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => {
-                self.io_error(command, e)
-            }
-            RustADBError::IOError(e) => DeviceError::Disconnected(e.to_string()),
-            RustADBError::ADBRequestFailed(m) | RustADBError::DeviceNotFound(m) => {
-                self.refused(command, m)
-            }
-            other => self.refused(command, other.to_string()),
-        }
-    }
-
-    /// An error of the host protocol spoken directly ([`server`]).
+    /// What a failure to speak to the server means: no server, a refusal, a lost link.
     fn io_error(&self, command: &str, error: std::io::Error) -> DeviceError {
         match error.kind() {
             std::io::ErrorKind::ConnectionRefused => DeviceError::NoServer {
@@ -163,18 +163,16 @@ impl AdbDevice {
     /// One dump by `command`, given up at `deadline` (the dump is then ended on the device).
     fn dump_once(&mut self, command: &str, deadline: Instant) -> Result<DumpOutput, DeviceError> {
         let started = Instant::now();
-        let ran = exec_until(self.address, &self.serial, command, deadline)
-            .map_err(|e| self.io_error(command, e))?;
-        match ran {
-            // A failed dump still prints why; its exit status is not needed.
-            Ran::Output(output) => Ok(clean_dump(&String::from_utf8_lossy(&output))),
+        match self.run(command, deadline)? {
+            // A failed dump still prints why, and may exit 0: the output tells.
+            Ran::Done(Output {
+                mut stdout, stderr, ..
+            }) => {
+                stdout.extend_from_slice(&stderr);
+                Ok(clean_dump(&String::from_utf8_lossy(&stdout)))
+            }
             Ran::TimedOut => {
-                let _ = exec_until(
-                    self.address,
-                    &self.serial,
-                    KILL_DUMPS,
-                    Instant::now() + DUMP_RETRY_PAUSE,
-                );
+                let _ = self.run(KILL_DUMPS, Instant::now() + DUMP_RETRY_PAUSE);
                 Err(DeviceError::NotIdle {
                     quiet: DUMP_QUIET,
                     waited: started.elapsed(),
@@ -266,7 +264,7 @@ impl Device for AdbDevice {
             output: output.trim().to_owned(),
         })?;
         // grep exits 1 when nothing matches; the rotation is then taken as 0.
-        let rotation = match self.shell_text("dumpsys input | grep SurfaceOrientation") {
+        let rotation = match self.shell_text(ORIENTATION) {
             Ok(text) => parse_orientation(&text),
             Err(DeviceError::Command { .. }) => 0,
             Err(e) => return Err(e),
@@ -334,12 +332,19 @@ impl Device for AdbDevice {
             )));
         }
         let command = format!("monkey -p {package} -c android.intent.category.LAUNCHER 1");
-        let output = self.shell_text(&command)?;
+        // Monkey says so and may still exit 0 when nothing could be launched.
+        let output = match self.shell_text(&command) {
+            Ok(output) | Err(DeviceError::Command { output, .. }) => output,
+            Err(e) => return Err(e),
+        };
         if output.contains("No activities found") || output.contains("monkey aborted") {
             return Err(DeviceError::Command {
                 command,
                 output: format!("{package} is not installed or has no launcher activity"),
             });
+        }
+        if output.starts_with("exit status") {
+            return Err(DeviceError::Command { command, output });
         }
         Ok(())
     }

@@ -1,5 +1,5 @@
 //! The ADB server's host protocol, spoken directly: where the server is, the device
-//! list, and a command run with a deadline (the dump).
+//! list, and a command run with a deadline by shell protocol v2.
 
 use std::io::{ErrorKind, Read, Write};
 use std::net::{Shutdown, SocketAddrV4, TcpStream};
@@ -22,8 +22,7 @@ pub fn server_address() -> Result<SocketAddrV4, DeviceError> {
 
 /// The devices the server knows, as `adb devices -l` lists them.
 ///
-/// Asked over the server's host protocol directly: `adb_client`'s own listing rejects the
-/// whole list on a "no permissions (…)" line, and it starts a server as a side effect.
+/// Never starts a server: a missing one is [`DeviceError::NoServer`].
 pub fn list_devices(address: SocketAddrV4) -> Result<Vec<DeviceEntry>, DeviceError> {
     let no_server = || DeviceError::NoServer {
         address: address.to_string(),
@@ -36,14 +35,14 @@ pub fn list_devices(address: SocketAddrV4) -> Result<Vec<DeviceEntry>, DeviceErr
     Ok(parse_devices(&String::from_utf8_lossy(&body)))
 }
 
-pub(super) fn open(address: SocketAddrV4) -> std::io::Result<TcpStream> {
+fn open(address: SocketAddrV4) -> std::io::Result<TcpStream> {
     let stream = TcpStream::connect_timeout(&address.into(), CONNECT_TIMEOUT)?;
     stream.set_read_timeout(Some(READ_TIMEOUT))?;
     Ok(stream)
 }
 
 /// Sends one length-prefixed request and reads `OKAY`, or the reason after `FAIL`.
-pub(super) fn request(stream: &mut TcpStream, service: &str) -> std::io::Result<()> {
+fn request(stream: &mut TcpStream, service: &str) -> std::io::Result<()> {
     stream.write_all(format!("{:04x}{service}", service.len()).as_bytes())?;
     let mut status = [0u8; 4];
     stream.read_exact(&mut status)?;
@@ -62,44 +61,106 @@ pub(super) fn request(stream: &mut TcpStream, service: &str) -> std::io::Result<
     }
 }
 
+/// What a command printed and how it ended.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(super) struct Output {
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    /// Its exit status; `None` on devices without shell protocol v2 (before Android 7).
+    pub status: Option<u8>,
+}
+
 /// How a command run with a deadline ended.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) enum Ran {
-    /// Everything it printed, stdout and stderr together.
-    Output(Vec<u8>),
+    Done(Output),
     /// Still running at the deadline: the stream was closed.
     TimedOut,
 }
 
-/// Runs `command` on `serial` by `exec:` (no terminal, raw output), reading until the
-/// device closes the stream or `deadline` passes.
+/// Shell protocol v2 packet ids (AOSP `shell_protocol.h`).
+const STDOUT: u8 = 1;
+const STDERR: u8 = 2;
+const EXIT: u8 = 3;
+
+/// Runs `command` on `serial` without a terminal, reading until the device closes the
+/// stream or `deadline` passes: by shell protocol v2 (output, errors and exit status
+/// apart), or by `exec:` on devices that lack it.
 ///
-/// Spoken over the host protocol directly: `adb_client`'s shell has no deadline.
-pub(super) fn exec_until(
+/// Spoken over the host protocol directly, so each command has a deadline.
+pub(super) fn run(
     address: SocketAddrV4,
     serial: &str,
     command: &str,
     deadline: Instant,
 ) -> std::io::Result<Ran> {
+    match read_until(
+        address,
+        serial,
+        &format!("shell,v2,raw:{command}"),
+        deadline,
+    ) {
+        Ok(Some(bytes)) => Ok(Ran::Done(shell_v2(&bytes))),
+        Ok(None) => Ok(Ran::TimedOut),
+        // A device without shell v2 closes the stream it does not know.
+        Err(e) if e.to_string().contains("closed") => Ok(
+            match read_until(address, serial, &format!("exec:{command}"), deadline)? {
+                Some(stdout) => Ran::Done(Output {
+                    stdout,
+                    ..Output::default()
+                }),
+                None => Ran::TimedOut,
+            },
+        ),
+        Err(e) => Err(e),
+    }
+}
+
+/// Opens `service` on `serial` and reads everything it sends; `None` at the deadline.
+fn read_until(
+    address: SocketAddrV4,
+    serial: &str,
+    service: &str,
+    deadline: Instant,
+) -> std::io::Result<Option<Vec<u8>>> {
     let mut stream = open(address)?;
     request(&mut stream, &format!("host:transport:{serial}"))?;
-    request(&mut stream, &format!("exec:{command}"))?;
+    request(&mut stream, service)?;
     let mut output = Vec::new();
     let mut buffer = [0u8; 64 * 1024];
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
             let _ = stream.shutdown(Shutdown::Both);
-            return Ok(Ran::TimedOut);
+            return Ok(None);
         }
         stream.set_read_timeout(Some(left))?;
         match stream.read(&mut buffer) {
-            Ok(0) => return Ok(Ran::Output(output)),
+            Ok(0) => return Ok(Some(output)),
             Ok(n) => output.extend_from_slice(&buffer[..n]),
             Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {}
             Err(e) => return Err(e),
         }
     }
+}
+
+/// The packets of a shell v2 stream: `[id u8][length u32 LE][data]`. A packet cut short
+/// by the end of the stream keeps what arrived.
+fn shell_v2(bytes: &[u8]) -> Output {
+    let mut output = Output::default();
+    let mut rest = bytes;
+    while let [id, a, b, c, d, data @ ..] = rest {
+        let length = u32::from_le_bytes([*a, *b, *c, *d]) as usize;
+        let (payload, after) = data.split_at(length.min(data.len()));
+        match *id {
+            STDOUT => output.stdout.extend_from_slice(payload),
+            STDERR => output.stderr.extend_from_slice(payload),
+            EXIT => output.status = payload.first().copied(),
+            _ => {}
+        }
+        rest = after;
+    }
+    output
 }
 
 fn read_hex_block(stream: &mut TcpStream) -> std::io::Result<Vec<u8>> {
@@ -170,5 +231,23 @@ mod tests {
         assert!(matches!(err, DeviceError::NoServer { .. }), "{err}");
         assert!(err.to_string().contains("127.0.0.1:1"), "{err}");
         assert!(err.to_string().contains("adb start-server"), "{err}");
+    }
+
+    #[test]
+    fn shell_v2_packets_keep_output_errors_and_status_apart() {
+        // Captured from a shell v2 stream: "hi\n" on stdout, "oops\n" on stderr, exit 3.
+        let bytes = b"\x01\x03\x00\x00\x00hi\n\x02\x05\x00\x00\x00oops\n\x03\x01\x00\x00\x00\x03";
+        assert_eq!(
+            shell_v2(bytes),
+            Output {
+                stdout: b"hi\n".to_vec(),
+                stderr: b"oops\n".to_vec(),
+                status: Some(3),
+            }
+        );
+        // Cut short: what arrived is kept, the status is unknown.
+        let cut = shell_v2(&bytes[..6]);
+        assert_eq!((cut.stdout, cut.status), (b"h".to_vec(), None));
+        assert_eq!(shell_v2(b""), Output::default());
     }
 }

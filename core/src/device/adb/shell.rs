@@ -194,12 +194,16 @@ pub fn clean_dump(output: &str) -> DumpOutput {
     }
 }
 
-/// Quarter turns from `dumpsys input` (`SurfaceOrientation: 1`); 0 when not found.
+/// Quarter turns from `dumpsys input` (`SurfaceOrientation: 1`, or
+/// `InputDeviceOrientation: 1` on newer Androids); 0 when not found.
 pub fn parse_orientation(output: &str) -> u8 {
     output
         .lines()
         .find_map(|line| {
-            let value = line.trim().strip_prefix("SurfaceOrientation:")?;
+            let line = line.trim();
+            let value = line
+                .strip_prefix("SurfaceOrientation:")
+                .or_else(|| line.strip_prefix("InputDeviceOrientation:"))?;
             value.trim().parse::<u8>().ok()
         })
         .map_or(0, |r| r % 4)
@@ -353,6 +357,8 @@ mod tests {
     #[test]
     fn orientation_from_dumpsys_input() {
         assert_eq!(parse_orientation("      SurfaceOrientation: 1\n"), 1);
+        // Android 14 and later name it after the input device.
+        assert_eq!(parse_orientation("      InputDeviceOrientation: 2\n"), 2);
         assert_eq!(
             parse_orientation("  SurfaceOrientation: 3\r\n  SurfaceOrientation: 0"),
             3

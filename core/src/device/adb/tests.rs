@@ -13,10 +13,45 @@ use crate::model::Size;
 
 const XML: &str = "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\"><node text=\"a\" /></hierarchy>";
 
-type Script = dyn Fn(&str, usize) -> String + Send + Sync;
+type Script = dyn Fn(&str, usize) -> Reply + Send + Sync;
 
-/// A reply starting with this is sent only 3 s later.
-const STILL_WAITING: &str = "\u{0}later:";
+/// What the fake phone answers a command with.
+struct Reply {
+    stdout: String,
+    status: u8,
+    /// Sent only 3 s later: a phone whose dump still waits for the screen to go idle.
+    late: bool,
+}
+
+fn say(stdout: impl Into<String>) -> Reply {
+    Reply {
+        stdout: stdout.into(),
+        status: 0,
+        late: false,
+    }
+}
+
+fn fail(status: u8, stdout: impl Into<String>) -> Reply {
+    Reply {
+        status,
+        ..say(stdout)
+    }
+}
+
+fn late(stdout: impl Into<String>) -> Reply {
+    Reply {
+        late: true,
+        ..say(stdout)
+    }
+}
+
+/// One shell protocol v2 packet.
+fn packet(id: u8, data: &[u8]) -> Vec<u8> {
+    let mut bytes = vec![id];
+    bytes.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    bytes.extend_from_slice(data);
+    bytes
+}
 
 /// A fake server: one phone `FAKE`; each shell command is recorded and answered by
 /// `script(command, how many times it ran before)`.
@@ -26,7 +61,7 @@ struct Fake {
 }
 
 impl Fake {
-    fn start(script: impl Fn(&str, usize) -> String + Send + Sync + 'static) -> Self {
+    fn start(script: impl Fn(&str, usize) -> Reply + Send + Sync + 'static) -> Self {
         let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
         let std::net::SocketAddr::V4(address) = listener.local_addr().unwrap() else {
             panic!("bound to IPv4")
@@ -78,11 +113,7 @@ fn serve(mut stream: TcpStream, log: &Mutex<Vec<String>>, script: &Script) {
                 return;
             }
             other => {
-                let command = other
-                    .strip_prefix("shell:")
-                    .or_else(|| other.strip_prefix("exec:"))
-                    .unwrap()
-                    .to_owned();
+                let command = other.strip_prefix("shell,v2,raw:").unwrap().to_owned();
                 let runs = {
                     let mut log = log.lock().unwrap();
                     let runs = log.iter().filter(|c| **c == command).count();
@@ -91,13 +122,12 @@ fn serve(mut stream: TcpStream, log: &Mutex<Vec<String>>, script: &Script) {
                 };
                 let _ = stream.write_all(b"OKAY");
                 let reply = script(&command, runs);
-                if let Some(late) = reply.strip_prefix(STILL_WAITING) {
-                    // A phone whose dump is still waiting for the screen to go idle.
+                if reply.late {
                     std::thread::sleep(Duration::from_secs(3));
-                    let _ = stream.write_all(late.as_bytes());
-                } else {
-                    let _ = stream.write_all(reply.as_bytes());
                 }
+                let mut bytes = packet(1, reply.stdout.as_bytes());
+                bytes.extend(packet(3, &[reply.status]));
+                let _ = stream.write_all(&bytes);
                 return;
             }
         }
@@ -106,7 +136,7 @@ fn serve(mut stream: TcpStream, log: &Mutex<Vec<String>>, script: &Script) {
 
 #[test]
 fn input_commands_are_sent_as_the_shell_expects() {
-    let fake = Fake::start(|_, _| String::new());
+    let fake = Fake::start(|_, _| say(""));
     let mut device = fake.device();
     assert_eq!(device.name(), "FAKE");
     device.tap(Point::new(540, 1200)).unwrap();
@@ -129,7 +159,7 @@ fn input_commands_are_sent_as_the_shell_expects() {
 
 #[test]
 fn bad_input_is_refused_before_the_device_is_touched() {
-    let fake = Fake::start(|_, _| String::new());
+    let fake = Fake::start(|_, _| say(""));
     let mut device = fake.device();
     let err = device.input_text("naïve").unwrap_err();
     assert!(matches!(err, DeviceError::InvalidInput(_)), "{err}");
@@ -141,16 +171,18 @@ fn bad_input_is_refused_before_the_device_is_touched() {
 #[test]
 fn dump_from_stdout_falls_back_to_a_file() {
     let fake = Fake::start(|command, _| match command {
-        "uiautomator dump /dev/tty" => format!("{XML}UI hierchary dumped to: /dev/tty"),
-        _ => String::new(),
+        "uiautomator dump /dev/tty" => say(format!("{XML}UI hierchary dumped to: /dev/tty")),
+        _ => say(""),
     });
     assert_eq!(fake.device().dump().unwrap(), XML);
 
     let fake = Fake::start(|command, _| {
         if command.contains("/dev/tty") {
-            "ERROR: could not open /dev/tty\n".into()
+            say("ERROR: could not open /dev/tty\n")
         } else {
-            format!("UI hierchary dumped to: /sdcard/window_dump.xml\n{XML}")
+            say(format!(
+                "UI hierchary dumped to: /sdcard/window_dump.xml\n{XML}"
+            ))
         }
     });
     let mut device = fake.device();
@@ -162,7 +194,7 @@ fn dump_from_stdout_falls_back_to_a_file() {
 
 #[test]
 fn a_screen_that_never_idles_is_reported_without_waiting_again() {
-    let fake = Fake::start(|_, _| "ERROR: could not get idle state.\n".into());
+    let fake = Fake::start(|_, _| say("ERROR: could not get idle state.\n"));
     let mut device = fake.device();
     let err = device.dump().unwrap_err();
     assert!(matches!(err, DeviceError::NotIdle { .. }), "{err}");
@@ -174,8 +206,8 @@ fn a_screen_that_never_idles_is_reported_without_waiting_again() {
 #[test]
 fn a_dump_past_its_limit_is_given_up_and_ended_on_the_phone() {
     let fake = Fake::start(|command, _| match command {
-        "uiautomator dump /dev/tty" => format!("{STILL_WAITING}{XML}"),
-        _ => String::new(),
+        "uiautomator dump /dev/tty" => late(XML),
+        _ => say(""),
     });
     let mut device = fake.device();
     let started = Instant::now();
@@ -197,14 +229,13 @@ fn a_dump_past_its_limit_is_given_up_and_ended_on_the_phone() {
 
 #[test]
 fn a_dump_blocked_by_another_uiautomation_client_is_tried_again() {
-    let fake = Fake::start(|command, runs| {
-        match (command, runs) {
-        ("uiautomator dump /dev/tty", 0) => {
-            "java.lang.IllegalStateException: UiAutomationService android.accessibilityservice.IAccessibilityServiceClient$Stub$Proxy@f18df39already registered!\n".into()
-        }
-        ("uiautomator dump /dev/tty", _) => format!("{XML}UI hierchary dumped to: /dev/tty\n"),
-        _ => String::new(),
-    }
+    let fake = Fake::start(|command, runs| match (command, runs) {
+        ("uiautomator dump /dev/tty", 0) => fail(
+            1,
+            "java.lang.IllegalStateException: UiAutomationService android.accessibilityservice.IAccessibilityServiceClient$Stub$Proxy@f18df39already registered!\n",
+        ),
+        ("uiautomator dump /dev/tty", _) => say(format!("{XML}UI hierchary dumped to: /dev/tty\n")),
+        _ => say(""),
     });
     let mut device = fake.device();
     assert_eq!(device.dump().unwrap(), XML);
@@ -223,8 +254,8 @@ fn a_dump_blocked_by_another_uiautomation_client_is_tried_again() {
 #[test]
 fn display_size_follows_the_rotation() {
     let fake = Fake::start(|command, _| match command {
-        "wm size" => "Physical size: 1080x2400\n".into(),
-        _ => "    SurfaceOrientation: 1\n".into(),
+        "wm size" => say("Physical size: 1080x2400\n"),
+        _ => say("    InputDeviceOrientation: 1\n"),
     });
     let display = fake.device().display().unwrap();
     assert_eq!(display.rotation, 1);
@@ -240,9 +271,9 @@ fn display_size_follows_the_rotation() {
 #[test]
 fn packages_launch_and_screenshots() {
     let fake = Fake::start(|command, _| match command {
-        "pm list packages" => "package:com.b\npackage:com.a\n".into(),
-        "screencap -p" => "\u{89}PNG".into(),
-        _ => "** No activities found to run, monkey aborted.\n".into(),
+        "pm list packages" => say("package:com.b\npackage:com.a\n"),
+        "screencap -p" => say("\u{89}PNG"),
+        _ => fail(252, "** No activities found to run, monkey aborted.\n"),
     });
     let mut device = fake.device();
     assert_eq!(device.packages().unwrap(), ["com.a", "com.b"]);
@@ -254,7 +285,33 @@ fn packages_launch_and_screenshots() {
 
 #[test]
 fn unknown_serial_is_no_device() {
-    let fake = Fake::start(|_, _| String::new());
+    let fake = Fake::start(|_, _| say(""));
     let err = AdbDevice::connect_at(fake.address, Some("X")).unwrap_err();
     assert!(matches!(err, DeviceError::NoDevice { .. }), "{err}");
+}
+
+#[test]
+fn exit_statuses_and_exceptions_of_input_are_errors() {
+    let fake = Fake::start(|command, _| match command {
+        "input tap 5000 10" => fail(
+            255,
+            "Exception occurred while executing 'tap':\njava.lang.IllegalArgumentException: \
+             (5000, 10) is outside the display\n",
+        ),
+        // Old Androids print the exception and exit 0.
+        "input keyevent 4" => say(
+            "java.lang.SecurityException: Injecting to another application requires INJECT_EVENTS permission\n",
+        ),
+        _ => say(""),
+    });
+    let mut device = fake.device();
+    let err = device.tap(Point::new(5000, 10)).unwrap_err();
+    assert!(matches!(err, DeviceError::Command { .. }), "{err}");
+    let said = err.to_string();
+    assert!(
+        said.contains("exit status 255") && said.contains("outside the display"),
+        "{said}"
+    );
+    let err = device.key(Key::Back).unwrap_err().to_string();
+    assert!(err.contains("SecurityException"), "{err}");
 }
