@@ -2,7 +2,8 @@
 //! ADB device, a private adb server connects to it, and `tapscope serve --device SERIAL`
 //! drives it over ADB for an MCP client: observe, a tap by handle that reaches the sim as
 //! `input tap` at the node's tap point, a stale refusal, scrolling to the end, the
-//! screenshot fallback, `tapscope devices`, and the sim stopped mid-call.
+//! screenshot fallback, `tapscope devices`, a dump pulled by `adb pull`, and the sim
+//! stopped mid-call.
 
 use std::process::Command;
 use std::time::Duration;
@@ -143,6 +144,25 @@ async fn an_agent_drives_the_sim_through_the_real_adb_server() {
             .any(|image| image.mime_type == "image/png"),
         "the screenshot comes with the tree"
     );
+
+    // A person's adb beside the agent: a dump to the phone's file, pulled by the sync
+    // protocol, is a dump tapscope reads.
+    let dumped = adb.on(&serial, &["shell", "uiautomator", "dump"]);
+    assert_eq!(
+        output_text(&dumped.stdout),
+        "UI hierchary dumped to: /sdcard/window_dump.xml\n"
+    );
+    let pulled = adb.home().join("window_dump.xml");
+    let pull = adb.on(
+        &serial,
+        &["pull", "/sdcard/window_dump.xml", pulled.to_str().unwrap()],
+    );
+    assert!(pull.status.success(), "{pull:?}");
+    let pruned = tapscope(&["prune", pulled.to_str().unwrap()])
+        .output()
+        .expect("tapscope prune runs");
+    assert!(pruned.status.success(), "{pruned:?}");
+    assert!(output_text(&pruned.stdout).contains("fallback: screenshot"));
 
     // The sim stops while a call is on it: the agent is told, the server goes on.
     let pressing = {

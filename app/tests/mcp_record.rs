@@ -4,9 +4,12 @@
 
 mod common;
 
-use common::{handle_of, in_process, ok, refused, temp_dir};
+use common::{handle_of, in_process, in_process_on, ok, refused, temp_dir};
 use serde_json::json;
+use tapscope_core::device::sim::costs::Profile;
+use tapscope_core::device::sim::phone::SimPhone;
 use tapscope_core::recording::{self, StepOutcome};
+use tapscope_core::stability::VirtualClock;
 
 const OBSERVE: &str = "screen_operation_accessibility";
 
@@ -87,4 +90,44 @@ fn serve_refuses_a_record_folder_it_cannot_create() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("run"), "names the folder: {stderr}");
     assert_eq!(stderr.lines().count(), 1, "reported once: {stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn on_a_phone_a_screen_that_never_settles_is_an_error_step_with_its_settle_report() {
+    let dir = temp_dir("record-never-idle");
+    let clock = VirtualClock::default();
+    let phone = SimPhone::new(clock.clone(), 1, Profile::Phone);
+    let client = in_process_on(phone, clock, Some(&dir)).await;
+    let home = ok(&client, OBSERVE, json!({})).await;
+    let said = refused(
+        &client,
+        "tap",
+        json!({ "target": handle_of(&home, "Live TV") }),
+    )
+    .await;
+    assert!(said.contains("never went idle"), "{said}");
+    // The handles of the screen before are gone with it.
+    let again = refused(
+        &client,
+        "tap",
+        json!({ "target": handle_of(&home, "TapTube") }),
+    )
+    .await;
+    assert!(again.contains("screen_operation_accessibility"), "{again}");
+    client.cancel().await.unwrap();
+
+    let recorded = recording::read(&dir).expect("readable");
+    let tap = &recorded.steps[1];
+    assert_eq!(tap.outcome, StepOutcome::Error);
+    assert!(tap.message.contains("never went idle"), "{}", tap.message);
+    assert!(
+        tap.acted_on
+            .as_deref()
+            .is_some_and(|a| a.contains("Live TV"))
+    );
+    let settle = tap.settle.as_ref().expect("the wait's report");
+    assert_eq!(settle["settled"], json!(false));
+    assert_eq!(settle["dumps"], json!(1));
+    assert_eq!(settle["total_ms"], json!(5000), "never past the ceiling");
+    let _ = std::fs::remove_dir_all(&dir);
 }

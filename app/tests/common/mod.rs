@@ -9,7 +9,7 @@ use rmcp::service::{Peer, RunningService};
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::Value;
 use tapscope::journal::Journal;
-use tapscope::mcp::PhoneServer;
+use tapscope::mcp::{PhoneServer, ServedDevice};
 use tapscope_core::device::sim::Sim;
 use tapscope_core::session::{Session, SessionConfig};
 use tapscope_core::stability::{Clock, VirtualClock};
@@ -86,11 +86,16 @@ pub fn handle_of(tree: &str, label: &str) -> String {
 /// process, recording into `record` when given.
 pub async fn in_process(record: Option<&Path>) -> RunningService<RoleClient, ()> {
     let clock = VirtualClock::default();
-    let session = Session::new(
-        Sim::new(clock.clone(), 1),
-        clock.clone(),
-        SessionConfig::default(),
-    );
+    in_process_on(Sim::new(clock.clone(), 1), clock, record).await
+}
+
+/// A client connected to a server on `device`, whose clock is `clock`, in this process.
+pub async fn in_process_on<D: ServedDevice>(
+    device: D,
+    clock: VirtualClock,
+    record: Option<&Path>,
+) -> RunningService<RoleClient, ()> {
+    let session = Session::new(device, clock.clone(), SessionConfig::default());
     let mut server = PhoneServer::new(session);
     if let Some(dir) = record {
         let journal = Journal::create(dir, "sim", clock.now()).expect("the recording starts");

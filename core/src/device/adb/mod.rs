@@ -150,6 +150,16 @@ impl AdbDevice {
             }
         } else if message.contains("unauthorized") {
             unusable(DeviceState::Unauthorized)
+        } else if message.contains("offline") && self.serial.contains(':') {
+            // Connected over the network (`adb connect`), not by a cable.
+            DeviceError::Unusable {
+                serial: self.serial.clone(),
+                state: "offline".into(),
+                advice: format!(
+                    "check that it still runs, then `adb connect {}` again",
+                    self.serial
+                ),
+            }
         } else if message.contains("offline") {
             unusable(DeviceState::Offline)
         } else {

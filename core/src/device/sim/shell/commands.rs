@@ -395,18 +395,28 @@ fn grep(args: &[&str], io: &mut Io<'_>) -> u8 {
     u8::from(matching.is_empty())
 }
 
+/// `head [-n N | -N | -c BYTES]` over stdin.
 fn head(args: &[&str], io: &mut Io<'_>) -> u8 {
-    let count = match args {
-        ["-n", n, ..] => n.parse().ok(),
-        [flag, ..] if flag.starts_with('-') => flag[1..].parse().ok(),
+    let stdin = std::mem::take(&mut io.stdin);
+    let count = |n: &str| n.parse::<usize>().ok();
+    let lines = match args {
+        ["-c", n, ..] => {
+            let Some(bytes) = count(n) else {
+                io.complain("head: bad byte count\n");
+                return 1;
+            };
+            let _ = io.out(&stdin[..bytes.min(stdin.len())]);
+            return 0;
+        }
+        ["-n", n, ..] => count(n),
+        [flag, ..] if flag.starts_with('-') => count(&flag[1..]),
         _ => Some(10),
     };
-    let Some(count) = count else {
+    let Some(lines) = lines else {
         io.complain("head: bad line count\n");
         return 1;
     };
-    let stdin = std::mem::take(&mut io.stdin);
-    for line in String::from_utf8_lossy(&stdin).lines().take(count) {
+    for line in String::from_utf8_lossy(&stdin).lines().take(lines) {
         io.say(&format!("{line}\n"));
     }
     0

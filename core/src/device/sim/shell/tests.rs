@@ -237,6 +237,14 @@ fn anything_else_is_not_found_and_nothing_runs_on_the_host() {
         (3, String::new(), String::new())
     );
     assert_eq!(run(&shell, "echo hi > /sdcard/a; cat /sdcard/a").1, "hi\n");
+    assert_eq!(
+        run(&shell, "uiautomator dump /dev/tty | head -c 5").1,
+        "<?xml"
+    );
+    assert_eq!(
+        run(&shell, "getprop | head -n 2 | grep -c ro.build").1,
+        "2\n"
+    );
 }
 
 #[test]
