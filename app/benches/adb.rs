@@ -95,7 +95,9 @@ fn adb_tap_sleep_1s_dump(bencher: divan::Bencher) {
         let acted = rig.adb.on(&rig.serial, &["shell", &act]);
         assert!(acted.status.success());
         std::thread::sleep(Duration::from_secs(1));
-        let dumped = rig.adb.on(&rig.serial, &["shell", "uiautomator", "dump", "/dev/tty"]);
+        let dumped = rig
+            .adb
+            .on(&rig.serial, &["shell", "uiautomator", "dump", "/dev/tty"]);
         assert!(dumped.stdout.ends_with(b"/dev/tty\n"));
     });
 }
@@ -105,7 +107,9 @@ fn adb_tap_sleep_1s_dump(bencher: divan::Bencher) {
 fn adb_one_dump(bencher: divan::Bencher) {
     let rig = rig();
     bencher.bench_local(|| {
-        let dumped = rig.adb.on(&rig.serial, &["shell", "uiautomator", "dump", "/dev/tty"]);
+        let dumped = rig
+            .adb
+            .on(&rig.serial, &["shell", "uiautomator", "dump", "/dev/tty"]);
         assert!(dumped.stdout.ends_with(b"/dev/tty\n"));
     });
 }

@@ -17,6 +17,7 @@ use std::sync::mpsc::{Receiver, Sender};
 use tapscope_core::device::Key;
 
 use crate::mcp::gate::Waiting;
+use crate::phone::DeviceChoice;
 
 pub use phone::LivePhone;
 use worker::{Command, Update};
@@ -91,7 +92,7 @@ impl Default for LiveState {
         Self {
             shown: false,
             device: "sim".to_owned(),
-            devices: vec!["sim".to_owned()],
+            devices: DeviceChoice::SIMS.iter().map(ToString::to_string).collect(),
             adb_note: None,
             port: "8791".to_owned(),
             record: String::new(),

@@ -212,11 +212,9 @@ fn settle_ui(ui: &mut egui::Ui, settle: Option<&Value>) {
     let parts: Vec<String> = [
         ms("total_ms").map(|t| format!("{t} ms total")),
         ms("floor_ms").map(|t| format!("floor {t} ms")),
-        ms("polls").map(|n| format!("{n} polls")),
+        ms("polls").map(|n| counted(n, "poll")),
         // Recordings made before dumps were counted have none (or 0).
-        ms("dumps")
-            .filter(|&n| n > 0)
-            .map(|n| format!("{n} dump{}", if n == 1 { "" } else { "s" })),
+        ms("dumps").filter(|&n| n > 0).map(|n| counted(n, "dump")),
         ms("idle_ms").map(|t| format!("idle {t} ms")),
     ]
     .into_iter()
@@ -238,6 +236,11 @@ fn settle_ui(ui: &mut egui::Ui, settle: Option<&Value>) {
             None => ui.weak("settled: not recorded"),
         };
     });
+}
+
+/// `1 poll`, `3 polls`.
+fn counted(n: u64, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 fn versions_text(step: &Step) -> String {
