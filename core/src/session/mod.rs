@@ -299,26 +299,24 @@ impl<D: Device, C: Clock> Session<D, C> {
             &config.settle,
             started,
         );
-        let waited = match waited {
-            Ok(waited) => waited,
-            Err(failed) => {
+        let looked = waited
+            .map_err(|failed| (failed.report, failed.error))
+            .and_then(|waited| {
+                let report = waited.report;
+                state
+                    .observe_look(waited.look, waited.looked_at)
+                    .map(|observation| (report, observation))
+                    .map_err(|error| (report, error))
+            });
+        let (settle, observation) = match looked {
+            Ok(looked) => looked,
+            Err((settle, error)) => {
                 // The screen moved on from the latest snapshot: its handles must not act.
                 state.latest = None;
                 state.last_scroll = None;
                 return Err(SessionError::AfterAction {
                     acted_on,
-                    settle: failed.report,
-                    source: Box::new(failed.error),
-                });
-            }
-        };
-        let observation = match state.observe_look(waited.look, waited.looked_at) {
-            Ok(observation) => observation,
-            Err(error) => {
-                state.latest = None;
-                return Err(SessionError::AfterAction {
-                    acted_on,
-                    settle: waited.report,
+                    settle,
                     source: Box::new(error),
                 });
             }
@@ -339,7 +337,7 @@ impl<D: Device, C: Clock> Session<D, C> {
         Ok(Outcome {
             acted_on,
             path,
-            settle: waited.report,
+            settle,
             observation,
             bottomed_out,
         })

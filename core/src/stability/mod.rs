@@ -89,8 +89,7 @@ impl Clock for VirtualClock {
 
 /// What one dump promises about the moment it shows, as the device knows it: the wait
 /// plans its dumps by it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case", tag = "kind")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dumps {
     /// A dump shows the screen at the moment it is read (the sim; helpers on the device).
     Snapshot,
@@ -98,9 +97,7 @@ pub enum Dumps {
     /// screen, and fails when that never happens (stock `uiautomator dump`: 1 s). It begins
     /// watching `watches_after` into its call (its own process start).
     AfterIdle {
-        #[serde(rename = "quiet_ms", with = "millis")]
         quiet: Duration,
-        #[serde(rename = "watches_after_ms", with = "millis")]
         watches_after: Duration,
     },
 }
