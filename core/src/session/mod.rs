@@ -299,15 +299,13 @@ impl<D: Device, C: Clock> Session<D, C> {
             &config.settle,
             started,
         );
-        let looked = waited
-            .map_err(|failed| (failed.report, failed.error))
-            .and_then(|waited| {
-                let report = waited.report;
-                state
-                    .observe_look(waited.look, waited.looked_at)
-                    .map(|observation| (report, observation))
-                    .map_err(|error| (report, error))
-            });
+        let looked = match waited {
+            Ok(waited) => match state.observe_look(waited.look, waited.looked_at) {
+                Ok(observation) => Ok((waited.report, observation)),
+                Err(error) => Err((waited.report, error)),
+            },
+            Err(failed) => Err((failed.report, failed.error)),
+        };
         let (settle, observation) = match looked {
             Ok(looked) => looked,
             Err((settle, error)) => {
