@@ -67,11 +67,11 @@ pub fn record(dir: &Path) -> anyhow::Result<Summary> {
 
 fn record_into(dir: &Path) -> anyhow::Result<Summary> {
     let clock = VirtualClock::default();
-    let config = SessionConfig {
-        version_seed: Some(SEED),
-        ..SessionConfig::default()
-    };
-    let session = Session::new(Sim::new(clock.clone(), SEED), clock.clone(), config);
+    let session = Session::new(
+        Sim::new(clock.clone(), SEED),
+        clock.clone(),
+        SessionConfig::default(),
+    );
     let journal = Journal::create_at(dir, "sim", clock.now(), STARTED_AT_MS)?;
     let server = PhoneServer::new(session).with_journal(journal);
     let runtime = tokio::runtime::Runtime::new().context("the async runtime did not start")?;

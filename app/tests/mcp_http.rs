@@ -3,10 +3,8 @@
 //! two clients on one device, refused bindings, a client that leaves mid-call, and the
 //! protocol revisions clients speak.
 
-use std::collections::HashSet;
-use std::io::{BufRead, BufReader, Read};
 use std::net::{SocketAddr, TcpListener as StdListener};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use rmcp::ServiceExt;
@@ -14,95 +12,17 @@ use rmcp::model::{ClientConfig, ProtocolVersion};
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 mod common;
+mod served;
 
 use common::{STALE, call, text};
+use served::{INITIALIZE, Server, free_addr, tapscope};
 
 const TOKEN: &str = "s3cret";
 const OBSERVE: &str = "screen_operation_accessibility";
 
 type Client = RunningService<RoleClient, ClientConfig>;
-
-/// A running `tapscope serve`, killed when dropped, even when a test fails.
-struct Server {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Server {
-    /// Starts `tapscope serve --http 127.0.0.1:0` plus `extra` and waits until it says
-    /// where it listens (the port the system gave it: no race for a free one).
-    fn start(extra: &[&str], env_token: Option<&str>) -> Self {
-        let mut command = tapscope();
-        command
-            .args(["serve", "--http", "127.0.0.1:0", "--seed", "1"])
-            .args(extra)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped());
-        if let Some(token) = env_token {
-            command.env("TAPSCOPE_TOKEN", token);
-        }
-        let mut child = command.spawn().expect("tapscope serve starts");
-        let stderr = child.stderr.take().expect("stderr is piped");
-        let addr = listening_at(stderr, Duration::from_secs(30));
-        Server { child, addr }
-    }
-
-    fn url(&self) -> String {
-        format!("http://{}/mcp", self.addr)
-    }
-
-    fn is_running(&mut self) -> bool {
-        self.child.try_wait().expect("child status").is_none()
-    }
-}
-
-/// The binary, with no token inherited from the environment.
-fn tapscope() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_tapscope"));
-    command.env_remove("TAPSCOPE_TOKEN");
-    command
-}
-
-/// The address in the server's "MCP over streamable HTTP at http://ADDR/mcp" line; what it
-/// said instead when it exits or stays silent. Its stderr is drained after that line.
-fn listening_at(stderr: impl Read + Send + 'static, timeout: Duration) -> SocketAddr {
-    let (lines, said) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            let _ = lines.send(line);
-        }
-    });
-    let deadline = Instant::now() + timeout;
-    let mut before = Vec::new();
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let line = said.recv_timeout(left).unwrap_or_else(|e| {
-            panic!("tapscope serve did not say where it listens ({e}); it said: {before:?}")
-        });
-        if let Some(at) = line.split("at http://").nth(1) {
-            let addr = at.split('/').next().unwrap_or_default();
-            return addr.parse().unwrap_or_else(|e| panic!("{line}: {e}"));
-        }
-        before.push(line);
-    }
-}
-
-/// A loopback port nobody listens on right now.
-fn free_addr() -> SocketAddr {
-    let listener = StdListener::bind("127.0.0.1:0").expect("a free port");
-    listener.local_addr().expect("its address")
-}
 
 async fn connect(url: &str, token: Option<&str>, version: ProtocolVersion) -> Client {
     let mut config = StreamableHttpClientTransportConfig::with_uri(url.to_owned());
@@ -123,6 +43,28 @@ async fn observe(client: &Client) -> String {
         .expect("observe answered");
     assert_ne!(result.is_error, Some(true), "{}", text(&result));
     text(&result)
+}
+
+/// The line of `tree` that `handle`'s `i` names.
+fn line_of<'t>(tree: &'t str, handle: &str) -> &'t str {
+    let i = handle.split_once('_').map_or("", |(_, i)| i);
+    tree.lines()
+        .find(|l| {
+            l.split("i: ")
+                .nth(1)
+                .and_then(|r| r.split_whitespace().next())
+                == Some(i)
+        })
+        .unwrap_or_else(|| panic!("no line with i {i} in {tree}"))
+}
+
+/// The version of the tree in `text` and the tree below its version line.
+fn screen_of(text: &str) -> (String, String) {
+    let version = version_of(text).expect("a version");
+    let body = text
+        .split_once(&format!("version: \"{version}\"\n"))
+        .map_or("", |(_, body)| body);
+    (version, body.to_owned())
 }
 
 /// The version at the top of a tree (or of an act's result).
@@ -179,37 +121,14 @@ async fn observe_tap_and_stale_over_http() {
     client.cancel().await.expect("the client closes");
 }
 
-/// A POST to /mcp without going through rmcp: the status line and the body.
+/// An `initialize` POST to /mcp without going through rmcp: the status, head and body.
 async fn raw_post(addr: SocketAddr, authorization: Option<&str>) -> (u16, String, String) {
-    let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
-    let auth = authorization
-        .map(|a| format!("Authorization: {a}\r\n"))
-        .unwrap_or_default();
-    let request = format!(
-        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
-         Accept: application/json, text/event-stream\r\n{auth}Content-Length: {}\r\n\
-         Connection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let mut stream = tokio::net::TcpStream::connect(addr)
-        .await
-        .expect("connects");
-    stream.write_all(request.as_bytes()).await.expect("sent");
-    let mut response = String::new();
-    tokio::time::timeout(
-        Duration::from_secs(10),
-        stream.read_to_string(&mut response),
-    )
-    .await
-    .expect("a response within 10 s")
-    .expect("read");
-    let (head, body) = response.split_once("\r\n\r\n").expect("head and body");
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .expect("a status code");
-    (status, head.to_ascii_lowercase(), body.to_owned())
+    let headers: Vec<_> = authorization
+        .map(|a| ("Authorization", a))
+        .into_iter()
+        .collect();
+    let answer = served::raw(addr, "POST", &headers, INITIALIZE).await;
+    (answer.status, answer.head, answer.body)
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -247,19 +166,21 @@ async fn token_from_the_environment() {
     assert_eq!(status, 200, "{body}");
 }
 
-/// What one client saw: every version it was handed, and the handle versions of its
-/// taps that the session accepted.
+/// What one client saw: every version it was handed, and how many of its taps the
+/// session accepted.
 #[derive(Debug, Default)]
 struct Seen {
-    versions: Vec<String>,
-    accepted_from: Vec<String>,
+    /// Each tree's version and the tree below its version line.
+    versions: Vec<(String, String)>,
+    /// Taps the session accepted.
+    accepted: usize,
 }
 
 async fn drive(client: Client, rounds: usize) -> (Client, Seen) {
     let mut seen = Seen::default();
     for round in 0..rounds {
         let tree = observe(&client).await;
-        seen.versions.push(version_of(&tree).expect("a version"));
+        seen.versions.push(screen_of(&tree));
         let (request, handle) = match handle_in(&tree, None) {
             Some(handle) if round % 2 == 0 => (
                 call("tap", serde_json::json!({ "target": handle })),
@@ -280,11 +201,17 @@ async fn drive(client: Client, rounds: usize) -> (Client, Seen) {
             );
         } else {
             assert!(answer.contains("acted on: "), "{answer}");
-            seen.versions
-                .push(version_of(&answer).expect("the new tree's version"));
+            seen.versions.push(screen_of(&answer));
             if let Some(handle) = handle {
-                let (version, _) = handle.split_once('_').expect("{version}_{i}");
-                seen.accepted_from.push(version.to_owned());
+                // Acted on what this client saw under the handle, never on another screen.
+                let line = line_of(&tree, &handle);
+                let acted = answer
+                    .lines()
+                    .find_map(|l| l.strip_prefix("acted on: "))
+                    .expect("an acted-on line");
+                let label = line.split('"').nth(1).unwrap_or_default();
+                assert!(acted.contains(label), "{acted} is not {line}");
+                seen.accepted += 1;
             }
         }
     }
@@ -300,27 +227,34 @@ async fn two_clients_share_one_serialized_session() {
     let (ra, rb) = tokio::join!(tokio::spawn(drive(a, 10)), tokio::spawn(drive(b, 10)));
     let ((a, seen_a), (b, seen_b)) = (ra.expect("client a"), rb.expect("client b"));
 
-    // One chain: every observation and act issued a version of its own, and a version
-    // was acted on at most once.
-    let versions: Vec<_> = seen_a.versions.iter().chain(&seen_b.versions).collect();
-    let distinct: HashSet<_> = versions.iter().collect();
-    assert_eq!(distinct.len(), versions.len(), "a version was issued twice");
-    let from: Vec<_> = seen_a
-        .accepted_from
-        .iter()
-        .chain(&seen_b.accepted_from)
-        .collect();
-    let distinct: HashSet<_> = from.iter().collect();
-    assert_eq!(
-        distinct.len(),
-        from.len(),
-        "two acts from the same tree succeeded"
+    // A version names one screen: whoever looked, the same version read the same tree.
+    let mut screens = std::collections::HashMap::new();
+    for (version, body) in seen_a.versions.iter().chain(&seen_b.versions) {
+        let first = screens.entry(version).or_insert(body);
+        assert_eq!(*first, body, "version {version} named two screens");
+    }
+    assert!(
+        seen_a.accepted + seen_b.accepted > 0,
+        "some taps went through"
     );
 
-    // The same session: what b does makes a's handle stale.
+    // One session: b looking again leaves a's handle good; b moving the screen makes it stale.
+    let _ = observe(&b).await;
+    let tree = observe(&a).await;
+    let handle = handle_in(&tree, Some("Settings")).expect("the launcher's Settings");
+    let _ = observe(&b).await;
+    let tapped = a
+        .call_tool(call("tap", serde_json::json!({ "target": handle })))
+        .await
+        .expect("answered");
+    assert_ne!(tapped.is_error, Some(true), "{}", text(&tapped));
     let tree = observe(&a).await;
     let handle = handle_in(&tree, None).expect("an actionable node");
-    let _ = observe(&b).await;
+    let back = b
+        .call_tool(call("press_key", serde_json::json!({ "key": "home" })))
+        .await
+        .expect("answered");
+    assert_ne!(back.is_error, Some(true), "{}", text(&back));
     let stale = a
         .call_tool(call("tap", serde_json::json!({ "target": handle })))
         .await
@@ -360,6 +294,14 @@ fn refused_bindings_and_usage() {
 
     let empty = run_refused(&["serve", "--http", "127.0.0.1:0", "--token", ""]);
     assert!(stderr(&empty).contains("empty"), "{}", stderr(&empty));
+
+    // HTTP trims the header that carries it: no request could ever match.
+    let padded = run_refused(&["serve", "--http", "127.0.0.1:0", "--token", " s3cret"]);
+    assert!(
+        stderr(&padded).contains("whitespace"),
+        "{}",
+        stderr(&padded)
+    );
 
     let taken = StdListener::bind("127.0.0.1:0").expect("a port");
     let addr = taken.local_addr().expect("its address").to_string();

@@ -13,11 +13,11 @@
 //!
 //! let demo = concat!(env!("CARGO_MANIFEST_DIR"), "/../recordings/demo");
 //! let recording = recording::read(demo.as_ref())?;
-//! // Step 13 tapped with a handle from three scrolls before.
+//! // Step 13 tapped with a handle from two screens before (two scrolls moved the list).
 //! let stale = forensics::review(&recording, 12)?.stale.unwrap();
-//! assert!(stale.refused && stale.screens_ago == 3);
+//! assert!(stale.refused && stale.screens_ago == 2);
 //! assert!(stale.sentence.starts_with(
-//!     r#"tap refused: the handle named "45:10 · Every Apollo landing site from o…" from 3 screens ago; that point now shows "9:45"#
+//!     r#"tap refused: the handle named "45:10 · Every Apollo landing site from o…" from 2 screens ago; that point now shows "9:45"#
 //! ));
 //! assert_eq!(forensics::review(&recording, 13)?.stale, None);
 //! # Ok::<(), tapscope_core::recording::RecordingError>(())

@@ -1,6 +1,13 @@
 //! The MCP server over streamable HTTP: rmcp's `StreamableHttpService` at `/mcp` in an
-//! axum router, behind an optional bearer token, with the rule that only loopback is
-//! served without one.
+//! axum router, behind the checks tapscope makes in front of it (`Origin`, the bearer
+//! token, POST bodies, DELETE), with live sessions capped and the rule that only loopback
+//! is served without a token.
+
+mod bearer;
+mod front;
+mod message;
+mod origin;
+mod sessions;
 
 use std::fmt;
 use std::future::Future;
@@ -8,16 +15,13 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{Request, State};
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::middleware::{self, Next};
-use axum::response::{IntoResponse, Response};
+use axum::middleware;
 use rmcp::ServerHandler;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use subtle::ConstantTimeEq;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
+
+pub use sessions::MAX_SESSIONS;
 
 /// Where `tapscope serve` listens unless told otherwise.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8791";
@@ -30,6 +34,11 @@ pub const PATH: &str = "/mcp";
 pub enum BindError {
     /// `--token ""` (or an empty `TAPSCOPE_TOKEN`).
     EmptyToken,
+    /// A token with whitespace around it, which HTTP trims from the header that carries
+    /// it: no request could match.
+    PaddedToken,
+    /// A token holding a control character, which no HTTP header may carry.
+    ControlInToken,
     /// A non-loopback address without a token: anyone on the network could drive the phone.
     OpenWithoutToken(SocketAddr),
     /// Another process listens there already.
@@ -44,6 +53,18 @@ impl fmt::Display for BindError {
             BindError::EmptyToken => write!(
                 f,
                 "the token is empty: pass a non-empty --token (or TAPSCOPE_TOKEN)"
+            ),
+            BindError::PaddedToken => write!(
+                f,
+                "the token starts or ends with whitespace, which HTTP trims from the \
+                 Authorization header, so no request could ever match it: pass the token \
+                 without the spaces around it (in --token or TAPSCOPE_TOKEN)"
+            ),
+            BindError::ControlInToken => write!(
+                f,
+                "the token holds a control character (a newline, say), which no HTTP header \
+                 may carry, so no request could ever send it: pass a token of printable \
+                 characters (in --token or TAPSCOPE_TOKEN)"
             ),
             BindError::OpenWithoutToken(addr) => write!(
                 f,
@@ -69,11 +90,17 @@ impl std::error::Error for BindError {
     }
 }
 
-/// Whether `addr` may be served with `token`: a token is never empty, and an address other
-/// machines can reach needs one. Pure; [`bind`] and [`serve_http`] both apply it.
+/// Whether `addr` may be served with `token`: a token is one a request can send, and an
+/// address other machines can reach needs one. Pure; [`bind`] and [`serve_http`] both
+/// apply it.
 pub fn check_bind(addr: SocketAddr, token: Option<&str>) -> Result<(), BindError> {
     match token {
         Some("") => Err(BindError::EmptyToken),
+        // As the received token is trimmed (`bearer`), so that both compare alike.
+        Some(token) if token.trim_ascii() != token => Err(BindError::PaddedToken),
+        Some(token) if token.chars().any(|c| c.is_control() && c != '\t') => {
+            Err(BindError::ControlInToken)
+        }
         None if !addr.ip().is_loopback() => Err(BindError::OpenWithoutToken(addr)),
         _ => Ok(()),
     }
@@ -93,7 +120,8 @@ pub async fn bind(addr: SocketAddr, token: Option<&str>) -> Result<TcpListener, 
 ///
 /// `make_server` is called once per MCP session (and per request of a stateless client):
 /// hand out clones of one server so that every client drives the same device session.
-/// With a `token`, every request needs `Authorization: Bearer <token>`.
+/// With a `token`, every request needs `Authorization: Bearer <token>`. At most
+/// [`MAX_SESSIONS`] MCP sessions stay open.
 pub async fn serve_http<S, F>(
     listener: TcpListener,
     token: Option<String>,
@@ -108,7 +136,7 @@ where
     check_bind(addr, token.as_deref())
         .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e.to_string()))?;
     let sessions = CancellationToken::new();
-    let app = router(token, make_server, sessions.clone());
+    let app = router(addr, token, make_server, sessions.clone());
     axum::serve(listener, app)
         .with_graceful_shutdown(async move {
             shutdown.await;
@@ -118,96 +146,38 @@ where
         .await
 }
 
-/// The MCP service at [`PATH`], behind the bearer check when there is a token.
-fn router<S, F>(token: Option<String>, make_server: F, sessions: CancellationToken) -> Router
+/// The MCP service at [`PATH`], behind the checks of [`front`].
+fn router<S, F>(
+    addr: SocketAddr,
+    token: Option<String>,
+    make_server: F,
+    cancel: CancellationToken,
+) -> Router
 where
     S: ServerHandler + Send + 'static,
     F: Fn() -> S + Send + Sync + 'static,
 {
-    let mut config = StreamableHttpServerConfig::default().with_cancellation_token(sessions);
+    let mut config = StreamableHttpServerConfig::default().with_cancellation_token(cancel);
     if token.is_some() {
         // rmcp's Host check guards loopback servers against DNS rebinding; a server that
         // needs a token is reached by LAN addresses and names, and a rebinding page cannot
         // know the token.
         config = config.disable_allowed_hosts();
     }
-    let service = StreamableHttpService::new(
-        move || Ok(make_server()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
-    let router = Router::new().nest_service(PATH, service);
-    match token {
-        Some(token) => router.layer(middleware::from_fn_with_state(
-            Arc::new(Bearer(token)),
-            require_bearer,
-        )),
-        None => router,
-    }
-}
-
-/// The token every request must carry.
-struct Bearer(String);
-
-/// What is wrong with a request's credentials.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Denied {
-    Missing,
-    Wrong,
-}
-
-impl Bearer {
-    /// Checks an `Authorization` header value in time independent of the token's content.
-    fn check(&self, authorization: Option<&HeaderValue>) -> Result<(), Denied> {
-        let value = authorization.ok_or(Denied::Missing)?.as_bytes();
-        let (scheme, presented) = match value.iter().position(|&b| b == b' ') {
-            Some(space) => (&value[..space], value[space + 1..].trim_ascii()),
-            None => (value, &b""[..]),
-        };
-        if !scheme.eq_ignore_ascii_case(b"bearer") {
-            return Err(Denied::Missing);
-        }
-        if bool::from(presented.ct_eq(self.0.as_bytes())) {
-            Ok(())
-        } else {
-            Err(Denied::Wrong)
-        }
-    }
-}
-
-/// The middleware: passes requests with the right bearer token, answers 401 to the rest.
-async fn require_bearer(
-    State(bearer): State<Arc<Bearer>>,
-    request: Request,
-    next: Next,
-) -> Response {
-    match bearer.check(request.headers().get(header::AUTHORIZATION)) {
-        Ok(()) => next.run(request).await,
-        Err(denied) => unauthorized(denied),
-    }
-}
-
-fn unauthorized(denied: Denied) -> Response {
-    let (challenge, body) = match denied {
-        Denied::Missing => (
-            "Bearer realm=\"tapscope\"",
-            "missing bearer token: send `Authorization: Bearer <token>` with the token \
-             `tapscope serve` was given\n",
-        ),
-        Denied::Wrong => (
-            "Bearer realm=\"tapscope\", error=\"invalid_token\"",
-            "wrong bearer token: send the token `tapscope serve` was given\n",
-        ),
+    let sessions = Arc::new(sessions::CappedSessions::new(MAX_SESSIONS));
+    let front = front::Front {
+        origins: origin::Origins::for_server(addr, token.is_some()),
+        bearer: token.map(bearer::Bearer),
+        sessions: Arc::clone(&sessions),
+        max_body: config.max_request_body_bytes,
     };
-    (
-        StatusCode::UNAUTHORIZED,
-        [
-            (header::WWW_AUTHENTICATE, challenge),
-            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
-        ],
-        body,
-    )
-        .into_response()
+    let service = StreamableHttpService::new(move || Ok(make_server()), sessions, config);
+    Router::new()
+        .nest_service(PATH, service)
+        .layer(middleware::from_fn_with_state(
+            Arc::new(front),
+            front::check,
+        ))
 }
 
 #[cfg(test)]
@@ -251,17 +221,14 @@ mod tests {
     }
 
     #[test]
-    fn bearer_header_checked() {
-        let bearer = Bearer("s3cret".to_owned());
-        let check = |v: &'static str| bearer.check(Some(&HeaderValue::from_static(v)));
-        assert_eq!(check("Bearer s3cret"), Ok(()));
-        assert_eq!(check("bearer s3cret"), Ok(()));
-        assert_eq!(check("Bearer  s3cret "), Ok(()));
-        assert_eq!(check("Bearer s3cre"), Err(Denied::Wrong));
-        assert_eq!(check("Bearer s3cret2"), Err(Denied::Wrong));
-        assert_eq!(check("Bearer "), Err(Denied::Wrong));
-        assert_eq!(check("Basic czNjcmV0"), Err(Denied::Missing));
-        assert_eq!(check("s3cret"), Err(Denied::Missing));
-        assert_eq!(bearer.check(None), Err(Denied::Missing));
+    fn a_token_no_request_could_send_is_refused() {
+        for padded in [" s3cret", "s3cret ", "s3cret\t", "\ns3cret"] {
+            let error = check_bind(addr("127.0.0.1:8791"), Some(padded)).expect_err(padded);
+            assert!(matches!(error, BindError::PaddedToken), "{padded:?}");
+            assert!(error.to_string().contains("whitespace"), "{error}");
+        }
+        let error = check_bind(addr("0.0.0.0:8791"), Some("s3c\nret")).expect_err("newline");
+        assert!(matches!(error, BindError::ControlInToken));
+        assert!(check_bind(addr("0.0.0.0:8791"), Some("s3 c\tret")).is_ok());
     }
 }

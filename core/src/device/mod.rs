@@ -81,6 +81,16 @@ impl Key {
             Key::Power => "power",
         }
     }
+
+    /// The name as the tools' schemas and the manual spell it: words joined by `_`.
+    /// Parsing accepts either spelling.
+    fn spelled(self) -> &'static str {
+        match self {
+            Key::VolumeUp => "volume_up",
+            Key::VolumeDown => "volume_down",
+            other => other.name(),
+        }
+    }
 }
 
 impl std::str::FromStr for Key {
@@ -92,7 +102,7 @@ impl std::str::FromStr for Key {
             .into_iter()
             .find(|k| k.name() == wanted)
             .ok_or_else(|| {
-                let names: Vec<&str> = Key::ALL.iter().map(|k| k.name()).collect();
+                let names: Vec<&str> = Key::ALL.iter().map(|k| k.spelled()).collect();
                 format!("unknown key {s:?}: use one of {}", names.join(", "))
             })
     }
@@ -183,8 +193,13 @@ mod tests {
         assert_eq!(Key::Enter.keycode(), 66);
         let err = "menu".parse::<Key>().unwrap_err();
         assert!(err.contains("back, home, recents"), "{err}");
+        assert!(
+            err.contains("search, volume_up, volume_down, power"),
+            "{err}"
+        );
         for key in Key::ALL {
             assert_eq!(key.name().parse::<Key>(), Ok(key));
+            assert_eq!(key.spelled().parse::<Key>(), Ok(key));
         }
     }
 }

@@ -1,4 +1,5 @@
-//! Renderers of a pruned snapshot: the pseudo-YAML an agent reads, and JSON of the same tree.
+//! Renderers of a pruned snapshot: the pseudo-YAML an agent reads, and JSON of the same
+//! tree; and a snapshot's version, derived from what the agent reads of it.
 
 mod json;
 mod yaml;
@@ -6,7 +7,28 @@ mod yaml;
 pub use json::json;
 pub use yaml::{escape, node_line, quote, yaml};
 
-use crate::model::Flags;
+use sha2::{Digest, Sha256};
+
+use crate::model::{Flags, Tree};
+use crate::prune::{PruneRules, Pruned, prune_with_version};
+
+/// Prunes `tree` under the version its own content gives, and renders it: the same screen
+/// keeps its version (and so its handles) however often it is looked at, and any change
+/// an agent could read gives a new one.
+pub fn versioned(tree: &Tree, rules: &PruneRules) -> (Pruned, String) {
+    let mut pruned = prune_with_version(tree, rules, String::new());
+    let body = yaml::body(&pruned);
+    pruned.version = content_version(&body);
+    let text = yaml::with_version(&pruned, &body);
+    (pruned, text)
+}
+
+/// The version of a snapshot whose text below the version line is `body`: the first 12
+/// hex digits of its SHA-256.
+pub fn content_version(body: &str) -> String {
+    let digest = Sha256::digest(body.as_bytes());
+    digest[..6].iter().map(|b| format!("{b:02x}")).collect()
+}
 
 /// Flag words in the order they are printed, with the flag each stands for.
 const FLAG_WORDS: [(Flags, &str, &str); 7] = [

@@ -7,10 +7,21 @@ use crate::prune::{LineKind, MoreGroup, Pruned, PrunedNode};
 
 /// Renders the whole snapshot.
 pub fn yaml(pruned: &Pruned) -> String {
-    let mut out = String::with_capacity(64 + pruned.lines.len() * 48);
+    with_version(pruned, &body(pruned))
+}
+
+/// `body` under the snapshot's version line, when the rules print one.
+pub(super) fn with_version(pruned: &Pruned, body: &str) -> String {
     if pruned.rules.version_header {
-        let _ = writeln!(out, "version: \"{}\"", pruned.version);
+        format!("version: \"{}\"\n{body}", pruned.version)
+    } else {
+        body.to_owned()
     }
+}
+
+/// Everything below the version line: what the agent reads of the screen itself.
+pub(super) fn body(pruned: &Pruned) -> String {
+    let mut out = String::with_capacity(64 + pruned.lines.len() * 48);
     if !pruned.app.is_empty() {
         let _ = writeln!(out, "app: {}", pruned.app);
     }

@@ -34,8 +34,6 @@ pub struct SessionConfig {
     pub fallback_longest_side: u32,
     /// Where a scroll's swipe starts, as a fraction of the container (away from bottom bars).
     pub scroll_start: f64,
-    /// Draws versions from this seed instead of at random: for reproducible recordings.
-    pub version_seed: Option<u64>,
 }
 
 impl Default for SessionConfig {
@@ -45,7 +43,6 @@ impl Default for SessionConfig {
             settle: SettleConfig::default(),
             fallback_longest_side: 1024,
             scroll_start: 0.7,
-            version_seed: None,
         }
     }
 }
@@ -184,27 +181,24 @@ struct State<D, C> {
     device: D,
     clock: C,
     config: SessionConfig,
-    versions: fastrand::Rng,
     latest: Option<Arc<Observation>>,
     /// How the last screenshot an agent got maps to the display, and the version then.
     screenshot: Option<(ImageScale, Option<String>)>,
     /// The structural hash after the last scroll, to recognise the end of a list.
     last_scroll: Option<u64>,
-    /// The last peeked screenshot and the version that was latest then.
-    peeked: Option<(String, Screenshot)>,
+    /// The last peeked screenshot and when the observation that was latest then was
+    /// dumped: one per observation, not per version (a self-drawn screen keeps its version
+    /// while its pixels change).
+    peeked: Option<(Duration, Screenshot)>,
 }
 
 impl<D: Device, C: Clock> Session<D, C> {
     pub fn new(device: D, clock: C, config: SessionConfig) -> Self {
-        let versions = config
-            .version_seed
-            .map_or_else(fastrand::Rng::new, fastrand::Rng::with_seed);
         Self {
             state: Mutex::new(State {
                 device,
                 clock,
                 config,
-                versions,
                 latest: None,
                 screenshot: None,
                 last_scroll: None,
@@ -225,7 +219,7 @@ impl<D: Device, C: Clock> Session<D, C> {
         f(&mut self.lock().device)
     }
 
-    /// Reads the screen and issues a new version.
+    /// Reads the screen; its version is what its content gives (the same screen keeps it).
     pub fn observe(&self) -> Result<Observation, SessionError> {
         let mut state = self.lock();
         let observation = state.observe()?;
@@ -264,19 +258,19 @@ impl<D: Device, C: Clock> Session<D, C> {
     }
 
     /// A screenshot like [`Session::screenshot`] that leaves pixel actions on the agent's
-    /// last one: for recordings and viewers. Taken once per observed version, so a
-    /// recording and a viewer of the same screen share it (one screencap, not two).
+    /// last one: for recordings and viewers. Taken once per observation, so a recording
+    /// and a viewer of the same moment share it (one screencap, not two).
     pub fn peek_screenshot(&self) -> Result<Screenshot, SessionError> {
         let mut state = self.lock();
-        let version = state.latest.as_ref().map(|o| o.version.clone());
+        let moment = state.latest.as_ref().map(|o| o.dumped_at);
         if let Some((seen, shot)) = &state.peeked
-            && version.as_ref() == Some(seen)
+            && moment == Some(*seen)
         {
             return Ok(shot.clone());
         }
         let png = state.device.screenshot_png()?;
         let shot = observe::downsample(&png, None, state.config.fallback_longest_side)?;
-        state.peeked = version.map(|v| (v, shot.clone()));
+        state.peeked = moment.map(|at| (at, shot.clone()));
         Ok(shot)
     }
 
@@ -349,21 +343,13 @@ impl<D: Device, C: Clock> State<D, C> {
         self.observe_look(look, dumped_at)
     }
 
-    /// The observation of a dump already read, under a fresh version.
+    /// The observation of a dump already read.
     fn observe_look(
         &mut self,
         look: Look,
         dumped_at: Duration,
     ) -> Result<Observation, SessionError> {
-        let version = crate::prune::version_from(&mut self.versions);
-        observe::observe(
-            &mut self.device,
-            &self.clock,
-            &self.config,
-            version,
-            look,
-            dumped_at,
-        )
+        observe::observe(&mut self.device, &self.clock, &self.config, look, dumped_at)
     }
 
     fn remember(&mut self, observation: &Observation) {

@@ -1,5 +1,5 @@
-//! One observation: a dump pruned under a version, and, for self-drawn screens, a
-//! downsampled screenshot taken at the same moment as the dump.
+//! One observation: a dump pruned under the version its content gives, and, for
+//! self-drawn screens, a downsampled screenshot taken at the same moment as the dump.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::time::Duration;
@@ -12,7 +12,7 @@ use crate::geometry::{ImageScale, downsampled};
 use crate::handle::Handle;
 use crate::model::{Size, Tree};
 use crate::parse::parse_str;
-use crate::prune::{Pruned, PrunedNode, prune_with_version};
+use crate::prune::{Pruned, PrunedNode};
 use crate::render;
 use crate::stability::{Clock, Dumps};
 
@@ -120,22 +120,21 @@ impl Look {
     }
 }
 
-/// The observation of `look`, dumped at `dumped_at`, under `version`; for a self-drawn
-/// screen with a screenshot of the same moment.
+/// The observation of `look`, dumped at `dumped_at`, under the version its content gives;
+/// for a self-drawn screen with a screenshot of the same moment.
 pub(super) fn observe<D: Device, C: Clock>(
     device: &mut D,
     clock: &C,
     config: &SessionConfig,
-    version: String,
     mut look: Look,
     mut dumped_at: Duration,
 ) -> Result<Observation, SessionError> {
     let mut attempt = 0;
     loop {
-        let pruned = prune_with_version(&look.tree, &config.rules, version.clone());
+        let (pruned, text) = render::versioned(&look.tree, &config.rules);
         let mut observation = Observation {
             version: pruned.version.clone(),
-            text: render::yaml(&pruned),
+            text,
             fallback: None,
             dumped_at,
             screenshot_at: None,

@@ -47,7 +47,6 @@ pub fn write(dir: &Path, steps: usize, seed: u64) -> Result<Generated, Recording
         ..SettleConfig::default()
     };
     let config = SessionConfig {
-        version_seed: Some(seed),
         settle,
         ..SessionConfig::default()
     };

@@ -68,8 +68,11 @@ fn a_tap_returns_the_settled_tree_of_the_next_screen_in_the_same_call() {
 fn a_stale_handle_is_refused_without_touching_the_device() {
     let (session, clock) = session();
     let home = session.observe().unwrap();
-    let stale = handle_of(&home, "TapTube");
-    session.observe().unwrap();
+    let stale = handle_of(&home, "Settings");
+    // The launcher is gone once the feed is open: its handles name a screen no longer there.
+    session
+        .act(&Action::Tap(handle_of(&home, "TapTube")))
+        .unwrap();
     let before = clock.now();
     let err = session.act(&Action::Tap(stale)).unwrap_err();
     assert_eq!(
@@ -85,7 +88,7 @@ fn a_stale_handle_is_refused_without_touching_the_device() {
     let fresh = session.observe().unwrap();
     assert!(
         session
-            .act(&Action::Tap(handle_of(&fresh, "TapTube")))
+            .act(&Action::Tap(handle_of(&fresh, "Search videos")))
             .is_ok()
     );
 }
@@ -202,28 +205,45 @@ fn scrolling_something_that_does_not_scroll_is_refused() {
 }
 
 #[test]
-fn two_callers_share_one_lock() {
+fn two_callers_never_act_on_a_screen_they_did_not_see() {
     let (session, _) = session();
     let session = std::sync::Arc::new(session);
     let workers: Vec<_> = (0..2)
         .map(|_| {
             let session = session.clone();
             std::thread::spawn(move || {
-                for _ in 0..3 {
-                    let observed = session.observe().expect("observe");
-                    // Whatever the other caller did, acting on our own fresh snapshot is
-                    // either accepted or refused as stale — never applied to another screen.
-                    match session.act(&Action::Key(Key::Back)) {
-                        Ok(outcome) => assert_ne!(outcome.observation.version, observed.version),
+                let mut acted = 0;
+                for _ in 0..6 {
+                    let seen = session.observe().expect("observe");
+                    let node = seen
+                        .pruned
+                        .nodes
+                        .iter()
+                        .find(|n| n.i.is_some() && !n.label.is_empty())
+                        .expect("something to tap");
+                    let label = crate::prune::truncate(&node.label, 40);
+                    let handle = seen.handle_where(|n| n.raw == node.raw).expect("a handle");
+                    // The other caller may have moved the screen on: then the handle is
+                    // refused as stale; otherwise it acts on exactly what this caller saw.
+                    match session.act(&Action::Tap(handle)) {
+                        Ok(outcome) => {
+                            assert!(outcome.acted_on.contains(&label), "{}", outcome.acted_on);
+                            acted += 1;
+                        }
+                        Err(SessionError::Handle(HandleError::Stale { .. })) => {}
                         Err(e) => panic!("{e}"),
                     }
+                    session.act(&Action::Key(Key::Back)).expect("back");
                 }
+                acted
             })
         })
         .collect();
-    for worker in workers {
-        worker.join().expect("no panic");
-    }
+    let acted: usize = workers
+        .into_iter()
+        .map(|w| w.join().expect("no panic"))
+        .sum();
+    assert!(acted > 0, "some taps went through");
 }
 
 /// The simulated phone, unplugged for a while: every call fails until it is plugged back.
@@ -398,20 +418,43 @@ fn swiping_across_a_node_moves_the_finger_that_way() {
 }
 
 #[test]
-fn seeded_versions_repeat() {
-    let config = SessionConfig {
-        version_seed: Some(7),
-        ..SessionConfig::default()
-    };
-    let versions = || {
-        let clock = VirtualClock::default();
-        let session = Session::new(Sim::new(clock.clone(), 1), clock, config.clone());
-        [
-            session.observe().unwrap().version,
-            session.observe().unwrap().version,
-        ]
-    };
-    let first = versions();
-    assert_eq!(first, versions());
-    assert_ne!(first[0], first[1]);
+fn the_same_screen_keeps_its_version_and_its_handles() {
+    let (session, _) = session();
+    let home = session.observe().unwrap();
+    let again = session.observe().unwrap();
+    assert_eq!(
+        again.version, home.version,
+        "nothing changed: the same version"
+    );
+    // A handle from the first look still acts: its screen is still there.
+    let feed = session
+        .act(&Action::Tap(handle_of(&home, "TapTube")))
+        .unwrap()
+        .observation;
+    assert_ne!(
+        feed.version, home.version,
+        "another screen, another version"
+    );
+    // Back on the launcher, its version and handles are the launcher's again.
+    let back = session.act(&Action::Key(Key::Back)).unwrap().observation;
+    assert_eq!(back.version, home.version);
+    assert!(
+        session
+            .act(&Action::Tap(handle_of(&home, "Settings")))
+            .is_ok()
+    );
+    // The version is the hash of what the agent reads below the version line.
+    let body = back.text.split_once('\n').unwrap().1;
+    assert_eq!(back.version, crate::render::content_version(body));
+    // Once the screen is gone, its handles are stale.
+    let launcher = handle_of(&back, "Settings");
+    let settings = session.observe().unwrap();
+    assert_ne!(
+        settings.version, back.version,
+        "the Settings screen is another"
+    );
+    assert!(matches!(
+        session.act(&Action::Tap(launcher)),
+        Err(SessionError::Handle(_))
+    ));
 }

@@ -262,6 +262,10 @@ impl Workbench {
                     link.error = None;
                     self.show_live(*document);
                 }
+                Update::Answered => {
+                    link.busy = false;
+                    link.error = None;
+                }
                 Update::Refused(why) => {
                     link.busy = false;
                     link.note = Some(why);

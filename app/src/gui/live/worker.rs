@@ -38,6 +38,8 @@ pub enum Update {
     /// The device could not be opened.
     NotOpened(String),
     Screen(Box<Document>),
+    /// A person's call went through and left the screen on show as it was.
+    Answered,
     /// An action was refused (nothing reached the device).
     Refused(String),
     /// Something to read that stops nothing: a recording the timeline could not read.
@@ -125,7 +127,7 @@ impl<F: Fn(Update)> Worker<'_, F> {
             self.refresh();
         }
         loop {
-            self.show_latest();
+            let _ = self.show_latest();
             self.show_steps();
             self.show_agents();
             match inbox.recv_timeout(POLL) {
@@ -162,14 +164,24 @@ impl<F: Fn(Update)> Worker<'_, F> {
     }
 
     fn act(&mut self, action: &Action) {
-        if let Err(failure) = self.phone.person_act(action) {
-            self.failed(&failure);
+        match self.phone.person_act(action) {
+            Ok(_) => self.answered(),
+            Err(failure) => self.failed(&failure),
         }
     }
 
     fn refresh(&mut self) {
-        if let Err(failure) = self.phone.person_observe() {
-            self.failed(&failure);
+        match self.phone.person_observe() {
+            Ok(_) => self.answered(),
+            Err(failure) => self.failed(&failure),
+        }
+    }
+
+    /// A person's call went through: the screen it left, or, when that is the screen on
+    /// show already (its version comes from its content), word that the phone answered.
+    fn answered(&mut self) {
+        if !self.show_latest() {
+            (self.send)(Update::Answered);
         }
     }
 
@@ -201,13 +213,13 @@ impl<F: Fn(Update)> Worker<'_, F> {
         }
     }
 
-    /// Sends the latest observation when it is not the one on show.
-    fn show_latest(&mut self) {
+    /// Sends the latest observation when it is not the one on show; whether it did.
+    fn show_latest(&mut self) -> bool {
         let Some(latest) = self.phone.latest() else {
-            return;
+            return false;
         };
         if self.shown.as_deref() == Some(latest.version.as_str()) {
-            return;
+            return false;
         }
         self.shown = Some(latest.version.clone());
         let png = self.phone.peek_png();
@@ -223,5 +235,6 @@ impl<F: Fn(Update)> Worker<'_, F> {
             }
             Err(e) => (self.send)(Update::Failed(e)),
         }
+        true
     }
 }
