@@ -1,16 +1,32 @@
 //! Writes each call on a session, an agent's or a person's, to a recording as one step:
 //! the tool and its arguments, the versions, the outcome, the settle report, and the
 //! screens before and after it (each stored once).
+//!
+//! The work — counting tokens, hashing, writing and syncing files — is done off the
+//! device's lock by a thread of the journal's own: callers queue their steps in the order
+//! the calls reached the device ([`Journal::submit`]) and wait on a [`Ticket`] until
+//! theirs is on disk before answering, while the next call already uses the device. A
+//! screen is counted, stored and shown once, the first time its dump is seen.
 
-use std::path::Path;
+use std::collections::{HashMap, HashSet};
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use tapscope_core::recording::{
-    Actor, Header, RecordingError, RecordingWriter, ScreenFiles, ScreenRef, Step, StepOutcome,
+    Actor, Durability, Header, RecordingError, RecordingWriter, ScreenFiles, ScreenRef, Step,
+    StepOutcome,
 };
-use tapscope_core::session::{Observation, Outcome};
+use tapscope_core::device::Capture;
+use tapscope_core::session::{Observation, Outcome, Screenshot};
 use tapscope_core::stability::SettleReport;
 use tapscope_core::tokens::Encoding;
+
+/// Recorded screenshots are at most this long on their long side.
+const SCREENSHOT_SIDE: u32 = 1024;
 
 /// One call as it came in.
 #[derive(Clone, Debug)]
@@ -22,8 +38,9 @@ pub struct Call {
     pub handle: Option<String>,
     /// The version the call's target refers to: its handle's, or the screenshot's.
     pub version_used: Option<String>,
-    /// When the call came in, on the session's clock.
+    /// When the call came in, on the session's clock (before it waited for anything).
     pub at: Duration,
+    /// From the call coming in to its result being ready.
     pub duration: Duration,
 }
 
@@ -45,7 +62,8 @@ pub enum Done<'a> {
 }
 
 impl Done<'_> {
-    fn observation(&self) -> Option<&Observation> {
+    /// The screen the call left, if it read one.
+    pub fn observation(&self) -> Option<&Observation> {
         match self {
             Done::Observed(observation) => Some(observation),
             Done::Acted(outcome) => Some(&outcome.observation),
@@ -54,65 +72,33 @@ impl Done<'_> {
     }
 }
 
-/// A recording being written.
+/// A call's step as queued: everything the writer needs, owned.
 #[derive(Debug)]
-pub struct Journal {
-    writer: RecordingWriter,
-    encoding: Encoding,
-    /// The session clock's reading when the recording started.
-    started: Duration,
-    /// The screen stored last: the next call's screen before, when nothing moved.
-    last: Option<ScreenRef>,
+pub struct Pending {
+    call: Call,
+    before: Option<Arc<Observation>>,
+    after: Option<Arc<Observation>>,
+    /// The screenshot of the screen after, when the journal had none of it yet.
+    screenshot: Option<Shot>,
+    outcome: StepOutcome,
+    message: String,
+    acted_on: Option<String>,
+    path: Vec<[i32; 2]>,
+    settle: Option<serde_json::Value>,
+    bottomed_out: bool,
 }
 
-impl Journal {
-    /// Starts a recording in `dir` of the device `device`; `now` is the session clock.
-    pub fn create(dir: &Path, device: &str, now: Duration) -> Result<Self, RecordingError> {
-        let unix_ms = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as u64);
-        Self::create_at(dir, device, now, unix_ms)
-    }
-
-    /// Like [`Journal::create`] with a chosen start time (reproducible recordings).
-    pub fn create_at(
-        dir: &Path,
-        device: &str,
-        now: Duration,
-        unix_ms: u64,
-    ) -> Result<Self, RecordingError> {
-        let encoding = Encoding::O200k;
-        let header = Header::new(device, env!("CARGO_PKG_VERSION"), encoding.name(), unix_ms);
-        Ok(Self {
-            writer: RecordingWriter::create(dir, &header)?,
-            encoding,
-            started: now,
-            last: None,
-        })
-    }
-
-    pub fn dir(&self) -> &Path {
-        self.writer.dir()
-    }
-
-    /// Appends the step of `call`; `message` is the result text besides the tree and
-    /// `screenshot` the full-size screenshot taken after it.
-    pub fn record(
-        &mut self,
-        call: &Call,
-        before: Option<&Observation>,
+impl Pending {
+    /// The step of `call` that ended as `done`, between the screens `before` and `after`
+    /// (`after` is the observation `done` carries, shared rather than copied).
+    pub fn new(
+        call: Call,
+        before: Option<Arc<Observation>>,
         done: Done<'_>,
-        message: &str,
-        screenshot: Option<&[u8]>,
-    ) -> Result<u64, RecordingError> {
-        let before = match before {
-            Some(seen) => Some(self.screen(seen, None)?),
-            None => None,
-        };
-        let after = match done.observation() {
-            Some(seen) => Some(self.screen(seen, screenshot)?),
-            None => None,
-        };
+        after: Option<Arc<Observation>>,
+        message: String,
+        screenshot: Option<Shot>,
+    ) -> Self {
         let acted = match done {
             Done::Acted(outcome) => Some(outcome),
             _ => None,
@@ -122,60 +108,313 @@ impl Journal {
             Done::FailedAfter { acted_on, settle } => (Some(acted_on), Some(settle)),
             _ => (None, None),
         };
-        let step = Step {
-            step: 0,
-            at_ms: millis(call.at.saturating_sub(self.started)),
-            duration_ms: millis(call.duration),
-            actor: call.actor,
-            tool: call.tool.clone(),
-            arguments: call.arguments.clone(),
-            handle: call.handle.clone(),
-            version_used: call.version_used.clone(),
-            version_before: before.as_ref().map(|s| s.version.clone()),
-            version_after: after.as_ref().map(|s| s.version.clone()),
+        Self {
+            call,
+            before,
+            after,
+            screenshot,
             outcome: match done {
                 Done::Refused => StepOutcome::Refused,
                 Done::Failed | Done::FailedAfter { .. } => StepOutcome::Error,
                 _ => StepOutcome::Ok,
             },
-            message: message.to_owned(),
+            message,
             acted_on: acted_on.map(str::to_owned),
             path: acted.map_or_else(Vec::new, |o| o.path.iter().map(|p| [p.x, p.y]).collect()),
             settle: settle.and_then(|s| serde_json::to_value(s).ok()),
             bottomed_out: acted.is_some_and(|o| o.bottomed_out),
-            before,
-            after,
-        };
-        self.writer.append(&step)
+        }
+    }
+}
+
+/// A screenshot for a step's screen.
+#[derive(Debug)]
+pub enum Shot {
+    /// Already downsampled (the one a self-drawn screen's observation carried).
+    Png(Vec<u8>),
+    /// As the device captured it: the writer downsamples it.
+    Captured(Arc<Capture>),
+}
+
+/// Identifies a screen's content: its version and its raw dump.
+fn fingerprint(seen: &Observation) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    (&seen.version, &seen.raw).hash(&mut hasher);
+    hasher.finish()
+}
+
+/// How a queued step ended.
+#[derive(Debug)]
+pub enum Written {
+    /// On disk, as this step number.
+    Step(u64),
+    /// Writing it failed: the recording stops here.
+    Failed { dir: PathBuf, error: RecordingError },
+    /// The recording had stopped already (an earlier step failed); nothing was written.
+    Stopped,
+}
+
+/// A queued step's outcome, once the writer has it.
+#[derive(Debug)]
+pub struct Ticket(Receiver<Written>);
+
+impl Ticket {
+    /// Waits until the step is written (or could not be).
+    pub fn wait(self) -> Written {
+        self.0.recv().unwrap_or(Written::Stopped)
+    }
+}
+
+/// A recording being written.
+#[derive(Debug)]
+pub struct Journal {
+    dir: PathBuf,
+    /// The session clock's reading when the recording started.
+    started: Duration,
+    queue: Option<Sender<(Pending, Sender<Written>)>>,
+    writer: Option<JoinHandle<()>>,
+    /// The screens stored with a screenshot, by [`fingerprint`].
+    shown: Arc<Mutex<HashSet<u64>>>,
+}
+
+impl Journal {
+    /// Starts a recording in `dir` of the device `device`; `now` is the session clock.
+    pub fn create(dir: &Path, device: &str, now: Duration) -> Result<Self, RecordingError> {
+        Self::create_with(dir, device, now, Durability::Step)
     }
 
-    /// Stores a screen once; the one stored last is reused with its screenshot.
-    fn screen(
-        &mut self,
-        seen: &Observation,
-        screenshot: Option<&[u8]>,
-    ) -> Result<ScreenRef, RecordingError> {
-        if let Some(last) = &self.last
-            && last.version == seen.version
-            && (screenshot.is_none() || last.screenshot.is_some())
-        {
-            return Ok(last.clone());
+    /// Like [`Journal::create`], syncing each step to disk or not.
+    pub fn create_with(
+        dir: &Path,
+        device: &str,
+        now: Duration,
+        durability: Durability,
+    ) -> Result<Self, RecordingError> {
+        let unix_ms = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        Self::start(dir, device, now, unix_ms, durability)
+    }
+
+    /// Like [`Journal::create`] with a chosen start time (reproducible recordings).
+    pub fn create_at(
+        dir: &Path,
+        device: &str,
+        now: Duration,
+        unix_ms: u64,
+    ) -> Result<Self, RecordingError> {
+        Self::start(dir, device, now, unix_ms, Durability::Step)
+    }
+
+    fn start(
+        dir: &Path,
+        device: &str,
+        now: Duration,
+        unix_ms: u64,
+        durability: Durability,
+    ) -> Result<Self, RecordingError> {
+        let encoding = Encoding::O200k;
+        let header = Header::new(device, env!("CARGO_PKG_VERSION"), encoding.name(), unix_ms)
+            .with_durability(durability);
+        let shown = Arc::new(Mutex::new(HashSet::new()));
+        let writer = Writer {
+            writer: RecordingWriter::create(dir, &header)?,
+            encoding,
+            started: now,
+            stored: HashMap::new(),
+            shown: Arc::clone(&shown),
+            failed: false,
+        };
+        let (queue, jobs) = mpsc::channel();
+        let thread = std::thread::Builder::new()
+            .name("tapscope journal".into())
+            .spawn(move || writer.run(&jobs))
+            .map_err(|source| RecordingError::Write {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+        Ok(Self {
+            dir: dir.to_path_buf(),
+            started: now,
+            queue: Some(queue),
+            writer: Some(thread),
+            shown,
+        })
+    }
+
+    /// Whether the recording has a screenshot of `seen` already: a screen is shown once,
+    /// the first time its dump is seen, so no call pays for a capture of a known screen.
+    pub fn has_screenshot(&self, seen: &Observation) -> bool {
+        lock(&self.shown).contains(&fingerprint(seen))
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The session clock's reading when the recording started.
+    pub fn started(&self) -> Duration {
+        self.started
+    }
+
+    /// Queues `step` after every step queued before it; the ticket tells when it is on disk.
+    pub fn submit(&self, step: Pending) -> Ticket {
+        let (done, ticket) = mpsc::channel();
+        match &self.queue {
+            Some(queue) if queue.send((step, done)).is_ok() => {}
+            // The writer is gone (it cannot be, short of a panic): nothing is written.
+            _ => {}
         }
+        Ticket(ticket)
+    }
+}
+
+impl Drop for Journal {
+    /// Closes the queue and waits for the steps in it to be written.
+    fn drop(&mut self) {
+        self.queue = None;
+        if let Some(writer) = self.writer.take() {
+            let _ = writer.join();
+        }
+    }
+}
+
+/// The journal's thread: counts, stores and appends each step in the order queued.
+struct Writer {
+    writer: RecordingWriter,
+    encoding: Encoding,
+    started: Duration,
+    /// Every screen stored, by [`fingerprint`]: counted and written once.
+    stored: HashMap<u64, ScreenRef>,
+    /// The fingerprints of those with a screenshot, shared with the journal.
+    shown: Arc<Mutex<HashSet<u64>>>,
+    /// A step failed to be written: the recording stopped there.
+    failed: bool,
+}
+
+impl Writer {
+    /// Takes every step queued so far and writes them with one write and one sync, so
+    /// callers who queued at once wait for one sync between them.
+    fn run(mut self, jobs: &Receiver<(Pending, Sender<Written>)>) {
+        while let Ok(first) = jobs.recv() {
+            let batch: Vec<_> = std::iter::once(first).chain(jobs.try_iter()).collect();
+            if self.failed {
+                for (_, done) in batch {
+                    // The caller may have gone (its client left): nothing to tell.
+                    let _ = done.send(Written::Stopped);
+                }
+                continue;
+            }
+            let (steps, waiting): (Vec<Pending>, Vec<Sender<Written>>) = batch.into_iter().unzip();
+            match self.write(steps) {
+                Ok(first) => {
+                    for (number, done) in (first..).zip(waiting) {
+                        let _ = done.send(Written::Step(number));
+                    }
+                }
+                Err(error) => {
+                    self.failed = true;
+                    let mut waiting = waiting.into_iter();
+                    if let Some(done) = waiting.next() {
+                        let dir = self.writer.dir().to_path_buf();
+                        let _ = done.send(Written::Failed { dir, error });
+                    }
+                    for done in waiting {
+                        let _ = done.send(Written::Stopped);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Stores the steps' screens, then appends the steps; the number of the first.
+    fn write(&mut self, steps: Vec<Pending>) -> Result<u64, RecordingError> {
+        let mut lines = Vec::with_capacity(steps.len());
+        for step in steps {
+            lines.push(self.step(step)?);
+        }
+        self.writer.append_all(&lines)
+    }
+
+    /// One step as it is written, its screens stored.
+    fn step(&mut self, step: Pending) -> Result<Step, RecordingError> {
+        let before = match &step.before {
+            Some(seen) => Some(self.screen(seen, None)?),
+            None => None,
+        };
+        let after = match &step.after {
+            Some(seen) => Some(self.screen(seen, step.screenshot)?),
+            None => None,
+        };
+        let call = step.call;
+        Ok(Step {
+            step: 0,
+            at_ms: millis(call.at.saturating_sub(self.started)),
+            duration_ms: millis(call.duration),
+            actor: call.actor,
+            tool: call.tool,
+            arguments: call.arguments,
+            handle: call.handle,
+            version_used: call.version_used,
+            version_before: before.as_ref().map(|s| s.version.clone()),
+            version_after: after.as_ref().map(|s| s.version.clone()),
+            outcome: step.outcome,
+            message: step.message,
+            acted_on: step.acted_on,
+            path: step.path,
+            settle: step.settle,
+            bottomed_out: step.bottomed_out,
+            before,
+            after,
+        })
+    }
+
+    /// Stores a screen once: counted, written and shown the first time it is seen (with a
+    /// screenshot as soon as one comes), reused after that.
+    fn screen(&mut self, seen: &Observation, shot: Option<Shot>) -> Result<ScreenRef, RecordingError> {
+        let key = fingerprint(seen);
+        let known = self.stored.get(&key);
+        if let Some(stored) = known
+            && (shot.is_none() || stored.screenshot.is_some())
+        {
+            return Ok(stored.clone());
+        }
+        // A recording without this screenshot is still whole: its dump is there.
+        let png = shot.and_then(|shot| match shot {
+            Shot::Png(png) => Some(png),
+            Shot::Captured(capture) => Screenshot::of(&capture, None, SCREENSHOT_SIDE)
+                .ok()
+                .map(|s| s.png),
+        });
+        let (raw_tokens, pruned_tokens) = match known {
+            Some(stored) => (stored.raw_tokens, stored.pruned_tokens),
+            None => (
+                count(self.encoding, &seen.raw),
+                count(self.encoding, &seen.text),
+            ),
+        };
         let stored = self.writer.store_screen(&ScreenFiles {
             version: &seen.version,
             dump: &seen.raw,
             pruned: &seen.text,
-            screenshot,
-            raw_tokens: count(self.encoding, &seen.raw),
-            pruned_tokens: count(self.encoding, &seen.text),
+            screenshot: png.as_deref(),
+            raw_tokens,
+            pruned_tokens,
         })?;
-        self.last = Some(stored.clone());
+        if stored.screenshot.is_some() {
+            lock(&self.shown).insert(key);
+        }
+        self.stored.insert(key, stored.clone());
         Ok(stored)
     }
 }
 
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 fn count(encoding: Encoding, text: &str) -> u32 {
-    u32::try_from(encoding.count(text)).unwrap_or(u32::MAX)
+    u32::try_from(encoding.count(text).tokens()).unwrap_or(u32::MAX)
 }
 
 fn millis(d: Duration) -> u64 {

@@ -1,8 +1,11 @@
-//! `tapscope prune` as a user runs it: real files, standard input, exit codes and error messages.
+//! The CLI as a user runs it: real files, standard input, pipes that close, full disks,
+//! exit codes and error messages.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+
+use tapscope_tests::dumps::{RunAt, dump_with_run};
 
 fn tapscope(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tapscope"))
@@ -290,4 +293,288 @@ fn observe_refuses_bad_steps_before_touching_the_device() {
         "{}",
         stderr(&output)
     );
+}
+
+/// `tapscope ARGS` with standard output and standard error sent where given.
+fn with_outputs(args: &[&str], out: Stdio, err: Stdio) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tapscope"))
+        .args(args)
+        .stdout(out)
+        .stderr(err)
+        .output()
+        .expect("tapscope runs")
+}
+
+fn dev_full() -> Stdio {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full opens")
+        .into()
+}
+
+fn samples_dir() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../assets/samples")
+        .display()
+        .to_string()
+}
+
+/// A fresh scratch folder under the target directory.
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("cli")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+#[test]
+fn a_million_of_one_character_anywhere_is_counted() {
+    let units = [" ", "\t", "a", "7", "中", "😀"];
+    for (n, unit) in units.into_iter().enumerate() {
+        for at in [RunAt::InAttribute, RunAt::BetweenNodes] {
+            let dump = dump_with_run(unit, 1_000_000, at);
+            let path = scratch(&format!("run_{n}_{at:?}.xml"), dump.as_bytes());
+            let output = tapscope(&["prune", "--stats", &path.display().to_string()]);
+            assert_eq!(
+                output.status.code(),
+                Some(0),
+                "{unit:?} {at:?}: {}",
+                stderr(&output)
+            );
+            let stats: serde_json::Value =
+                serde_json::from_str(&stdout(&output)).expect("valid JSON");
+            let raw = stats["raw_tokens"].as_u64().unwrap_or(0);
+            assert!(raw > 7000, "{unit:?} {at:?}: {stats}");
+            assert!(stats.get("estimated").is_none(), "{unit:?} {at:?}: {stats}");
+        }
+    }
+}
+
+#[test]
+fn stats_counts_a_folder_with_long_runs_and_marks_estimates() {
+    let dir = scratch_dir("long_runs");
+    let spaces = dump_with_run(" ", 1_000_000, RunAt::BetweenNodes);
+    std::fs::write(dir.join("spaces.xml"), spaces).expect("write");
+    let mixed = dump_with_run(" \t", 1_000_000, RunAt::InAttribute);
+    std::fs::write(dir.join("mixed.xml"), mixed).expect("write");
+    let output = tapscope(&["stats", &dir.display().to_string()]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    let row = |name: &str| {
+        text.lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("no row for {name}: {text}"))
+            .to_owned()
+    };
+    assert!(!row("spaces.xml").contains('≈'), "{text}");
+    assert!(row("mixed.xml").contains('≈'), "{text}");
+    assert!(text.contains("≈ marks an estimated count"), "{text}");
+}
+
+#[test]
+fn a_reader_that_goes_away_ends_every_command_quietly() {
+    let (sample, samples) = (sample(), samples_dir());
+    for args in [
+        vec!["stats", samples.as_str()],
+        vec!["prune", sample.as_str()],
+        vec!["prune", "--format", "json", sample.as_str()],
+        vec!["prune", "--stats", sample.as_str()],
+        vec!["--help"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tapscope"))
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("tapscope starts");
+        // The reader is gone before tapscope writes anything (`| head -c0`).
+        drop(child.stdout.take());
+        let output = child.wait_with_output().expect("tapscope finishes");
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(output.stderr.is_empty(), "{args:?}: {}", stderr(&output));
+    }
+}
+
+#[test]
+fn a_full_disk_under_the_output_is_one_message_and_exit_2() {
+    let (sample, samples) = (sample(), samples_dir());
+    for args in [
+        vec!["stats", samples.as_str()],
+        vec!["prune", sample.as_str()],
+        vec!["prune", "--stats", sample.as_str()],
+        vec!["--version"],
+    ] {
+        let output = with_outputs(&args, dev_full(), Stdio::piped());
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        let message = stderr(&output);
+        assert_eq!(message.lines().count(), 1, "{args:?}: {message}");
+        assert!(
+            message.starts_with("tapscope: cannot write the output (No space left on device"),
+            "{args:?}: {message}"
+        );
+    }
+    // Nowhere to say it either: still exit 2, never a panic (101).
+    let output = with_outputs(&["prune", &sample], dev_full(), dev_full());
+    assert_eq!(output.status.code(), Some(2));
+    let output = with_outputs(
+        &["prune", "/definitely/not/here.xml"],
+        Stdio::null(),
+        dev_full(),
+    );
+    assert_eq!(output.status.code(), Some(2));
+}
+
+/// Runs `tapscope ARGS`, failing the test if it has not ended within 20 seconds.
+fn within_deadline(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tapscope"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tapscope starts");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while child.try_wait().expect("status").is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("tapscope {args:?} is still running after 20 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("output")
+}
+
+#[test]
+fn rules_that_are_not_a_small_file_are_refused_at_once() {
+    let sample = sample();
+    let output = within_deadline(&["prune", "--rules", "/dev/zero", &sample]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr(&output),
+        "tapscope: /dev/zero is a device: give a rules file (TOML, like \
+         assets/rules/default.toml)\n"
+    );
+
+    // A FIFO nobody writes to would block the open: refused before it.
+    let dir = scratch_dir("rules");
+    let fifo = dir.join("rules.fifo");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let output = within_deadline(&["prune", "--rules", &fifo.display().to_string(), &sample]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("is a FIFO (named pipe): give a rules file"),
+        "{}",
+        stderr(&output)
+    );
+
+    // 100 MB: named with its size, and none of it echoed.
+    let huge = dir.join("huge.toml");
+    std::fs::File::create(&huge)
+        .and_then(|file| file.set_len(100_000_000))
+        .expect("sparse file");
+    let output = within_deadline(&["prune", "--rules", &huge.display().to_string(), &sample]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(message.contains(&huge.display().to_string()), "{message}");
+    assert!(
+        message.contains("the file is 100000000 bytes, over the 65536-byte limit for rules"),
+        "{message}"
+    );
+    assert!(message.len() < 400, "{} bytes of message", message.len());
+
+    let output = within_deadline(&["stats", "--rules", &dir.display().to_string(), &sample]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("is a folder: give a rules file"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn a_folder_given_as_a_dump_is_said_to_be_one_once() {
+    let dir = scratch_dir("a_folder");
+    let shown = dir.display().to_string();
+    for args in [
+        vec!["prune", shown.as_str()],
+        vec!["prune", "--stats", shown.as_str()],
+    ] {
+        let output = tapscope(&args);
+        assert_eq!(output.status.code(), Some(2));
+        assert_eq!(
+            stderr(&output),
+            format!(
+                "tapscope: {shown} is a folder: give a dump file (.xml or .json); `tapscope \
+                 stats` and `tapscope open` take folders\n"
+            )
+        );
+    }
+}
+
+#[test]
+fn bounds_out_of_range_say_the_number_is() {
+    let dump = scratch(
+        "out_of_range.xml",
+        br#"<hierarchy><node text="a" bounds="[0,0][2147483648,1]"/></hierarchy>"#,
+    );
+    let output = tapscope(&["prune", &dump.display().to_string()]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(message.contains("2147483648 is out of range"), "{message}");
+    assert!(!message.contains("not of the form"), "{message}");
+}
+
+#[test]
+fn a_dump_over_the_size_limit_is_named_with_its_size() {
+    let huge = scratch_dir("too_large").join("huge.xml");
+    std::fs::File::create(&huge)
+        .and_then(|file| file.set_len(70_000_000))
+        .expect("sparse file");
+    let output = tapscope(&["prune", &huge.display().to_string()]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(
+        message.starts_with(&format!(
+            "tapscope: {} is 70000000 bytes, over the 67108864-byte limit",
+            huge.display()
+        )),
+        "{message}"
+    );
+}
+
+#[test]
+fn serve_says_how_it_syncs_in_the_recording_and_wants_a_folder_for_it() {
+    let lone = tapscope(&["serve", "--stdio", "--sync", "none"]);
+    assert_eq!(lone.status.code(), Some(2), "{}", stderr(&lone));
+    assert!(stderr(&lone).contains("--record"), "{}", stderr(&lone));
+
+    let dir = tempfile::tempdir().expect("a folder");
+    let run = dir.path().join("run");
+    // No client comes (stdin is empty): the server stops, its recording started.
+    tapscope(&[
+        "serve",
+        "--stdio",
+        "--record",
+        run.to_str().unwrap(),
+        "--sync",
+        "none",
+    ]);
+    let header = std::fs::read_to_string(run.join("session.jsonl")).expect("a recording");
+    assert!(header.contains(r#""sync":"none""#), "{header}");
 }

@@ -140,3 +140,51 @@ async fn on_a_phone_a_screen_that_never_settles_is_an_error_step_with_its_settle
     assert_eq!(settle["total_ms"], json!(5000), "never past the ceiling");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn calls_refused_before_any_tool_runs_are_steps_too() {
+    let dir = temp_dir("record-rejected");
+    let client = in_process(Some(&dir)).await;
+    let home = ok(&client, OBSERVE, json!({})).await;
+    // Each of these is answered with an error and none reaches a tool.
+    let rejected: [(&'static str, serde_json::Value); 4] = [
+        ("tap", json!({})),
+        ("tap", json!({ "target": 5 })),
+        ("scroll", json!({ "target": handle_of(&home, "TapTube"), "direction": "sideways" })),
+        ("fly", json!({ "to": "moon" })),
+    ];
+    for (tool, arguments) in rejected {
+        let answer = client.call_tool(common::call(tool, arguments)).await;
+        let refused = match answer {
+            Err(_) => true,
+            Ok(result) => result.is_error == Some(true),
+        };
+        assert!(refused, "{tool} was accepted");
+    }
+    ok(&client, "press_key", json!({ "key": "home" })).await;
+    client.cancel().await.unwrap();
+
+    let recorded = recording::read(&dir).expect("readable");
+    let steps: Vec<(&str, StepOutcome)> = recorded
+        .steps
+        .iter()
+        .map(|s| (s.tool.as_str(), s.outcome))
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            (OBSERVE, StepOutcome::Ok),
+            ("tap", StepOutcome::Refused),
+            ("tap", StepOutcome::Refused),
+            ("scroll", StepOutcome::Refused),
+            ("fly", StepOutcome::Refused),
+            ("press_key", StepOutcome::Ok),
+        ],
+        "every call made is a step"
+    );
+    assert_eq!(recorded.steps[2].arguments, json!({ "target": 5 }));
+    assert!(recorded.steps[1].message.contains("target"), "{}", recorded.steps[1].message);
+    assert!(recorded.steps[3].message.contains("sideways"), "{}", recorded.steps[3].message);
+    assert_eq!(recorded.header.sync, Some(tapscope_core::recording::Durability::Step));
+    let _ = std::fs::remove_dir_all(&dir);
+}

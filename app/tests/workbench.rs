@@ -7,6 +7,7 @@ use tapscope::gui::document::Document;
 use tapscope::gui::views::rules;
 use tapscope::gui::{Workbench, sample};
 use tapscope_core::prune::PruneRules;
+use tapscope_tests::dumps::{RunAt, dump_with_run};
 
 const SIZE: egui::Vec2 = egui::vec2(1600.0, 960.0);
 
@@ -62,7 +63,7 @@ fn opens_a_dump_and_shows_its_three_panes() {
     harness.get_by_label("screen");
     // The stats bar and the pruned pane show what the agent would read.
     let stats = &workbench.analysis.as_ref().expect("analysed").current.stats;
-    assert!(stats.raw_tokens > 10 * stats.pruned_tokens);
+    assert!(stats.raw_tokens.tokens() > 10 * stats.pruned_tokens.tokens());
     harness.get_by_label_contains(&format!("-> {}", stats.pruned_tokens));
     harness.get_by_label_contains("\"Search videos\" click long pos: top-center");
     assert!(workbench.banner.is_empty());
@@ -175,7 +176,7 @@ fn toggling_a_rule_changes_the_counts_and_the_diff() {
     assert_eq!(workbench.settings.baseline, PruneRules::default());
     let analysis = workbench.analysis.as_ref().expect("analysed");
     assert!(
-        analysis.current.stats.pruned_tokens < before,
+        analysis.current.stats.pruned_tokens.tokens() < before.tokens(),
         "dropping pos: saves tokens"
     );
     assert_eq!(analysis.baseline.stats.pruned_tokens, before);
@@ -183,6 +184,32 @@ fn toggling_a_rule_changes_the_counts_and_the_diff() {
     assert!(added > 10 && removed == added, "+{added} -{removed}");
     harness.get_by_label_contains("- i: 2 edit \"Search videos\" click long pos: top-center");
     harness.get_by_label_contains("+ - i: 2 edit \"Search videos\" click long");
+}
+
+#[test]
+fn a_dump_with_a_million_spaces_or_mixed_whitespace_opens_with_its_count() {
+    for (unit, exact) in [(" ", true), (" \t", false)] {
+        let dump = dump_with_run(unit, 1_000_000, RunAt::BetweenNodes);
+        let document = Document::from_bytes("long.xml".into(), None, dump.as_bytes(), None)
+            .expect("the dump opens");
+        let harness = harness_with(document);
+        let stats = &harness
+            .state()
+            .analysis
+            .as_ref()
+            .expect("analysed")
+            .current
+            .stats;
+        assert_eq!(stats.raw_tokens.is_exact(), exact, "{unit:?}");
+        assert!(
+            stats.raw_tokens.tokens() > 7000,
+            "{unit:?}: {}",
+            stats.raw_tokens
+        );
+        // An estimate reads as one in the stats bar.
+        harness.get_by_label_contains(&format!("tokens (o200k_base) {} ->", stats.raw_tokens));
+        assert_eq!(stats.raw_tokens.to_string().starts_with('≈'), !exact);
+    }
 }
 
 #[test]

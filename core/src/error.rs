@@ -7,10 +7,23 @@ use std::path::PathBuf;
 pub enum Error {
     /// The input is larger than [`crate::parse::MAX_INPUT_BYTES`].
     #[error(
-        "the input is {size} bytes, over the {limit}-byte limit; a real accessibility dump is \
-         under 4 MiB: check that this is a dump and not a log or a recording"
+        "{input} is {size}, over the {limit}-byte limit; a real accessibility dump is under \
+         4 MiB: check that this is a dump and not a log or a recording"
     )]
-    TooLarge { size: u64, limit: u64 },
+    TooLarge {
+        /// The file's path, `standard input`, or `the input` for bytes in memory.
+        input: String,
+        size: InputSize,
+        limit: u64,
+    },
+
+    /// A path names something other than the file wanted: a folder, a device, a FIFO.
+    #[error("{path} is {found}: give {wanted}")]
+    NotAFile {
+        path: PathBuf,
+        found: &'static str,
+        wanted: &'static str,
+    },
 
     /// The input is empty or only whitespace.
     #[error("the input is empty: pass a uiautomator XML dump or a JSON dump")]
@@ -70,13 +83,31 @@ pub enum Error {
     #[error("rules file {path}: {message}")]
     Rules { path: PathBuf, message: String },
 
-    /// Reading or writing a file failed.
-    #[error("{path}: {source}")]
+    /// Reading or writing a file failed. The operating system's reason is part of the
+    /// message, not a separate cause, so a report of the whole chain says it once.
+    #[error("{path}: {reason}")]
     Io {
         path: PathBuf,
-        #[source]
-        source: std::io::Error,
+        reason: std::io::Error,
     },
+}
+
+/// How large an input that is too large is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputSize {
+    /// Its size is known: a file's, or bytes in memory.
+    Exactly(u64),
+    /// A stream that was read up to just past the limit.
+    MoreThan(u64),
+}
+
+impl std::fmt::Display for InputSize {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InputSize::Exactly(bytes) => write!(f, "{bytes} bytes"),
+            InputSize::MoreThan(bytes) => write!(f, "more than {bytes} bytes"),
+        }
+    }
 }
 
 /// Result with tapscope-core's [`Error`].

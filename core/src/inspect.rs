@@ -23,6 +23,7 @@ use crate::parse::start_tag_end;
 use crate::prune::{LineKind, PruneRules, Pruned, prune_with_version};
 use crate::render;
 use crate::report::{RawSize, Stats};
+use crate::tokens::TokenCount;
 
 /// One line of the raw pane.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,7 +101,7 @@ pub struct PrunedLine {
     pub text: String,
     /// The node printed on this line (for a `more:` line, its scrollable).
     pub node: Option<NodeId>,
-    pub tokens: usize,
+    pub tokens: TokenCount,
 }
 
 /// A dump pruned under one set of rules, laid out for display.
@@ -248,7 +249,7 @@ mod tests {
         // The merged text shows on its card's line; the shell root on none.
         assert_eq!(view.line_of_node[2], Some(card));
         assert_eq!(view.line_of_node[0], None);
-        assert!(view.lines.iter().all(|l| l.tokens > 0));
+        assert!(view.lines.iter().all(|l| l.tokens.tokens() > 0));
         assert_eq!(view.stats.raw_tokens, raw.tokens);
     }
 

@@ -41,5 +41,5 @@ pub mod device;
 // Layer 8: the session runtime.
 pub mod session;
 
-pub use error::{Error, Result};
+pub use error::{Error, InputSize, Result};
 pub use model::{DumpFormat, Flags, Node, NodeId, Rect, Size, Tree, Window, WindowKind};

@@ -5,7 +5,7 @@ mod common;
 
 use common::{fixture_text, parse_err};
 use tapscope_core::prune::PruneRules;
-use tapscope_core::{Error, parse};
+use tapscope_core::{Error, InputSize, parse};
 
 /// Asserts an [`Error::Xml`] at `line`, `column` whose message holds `words`.
 #[track_caller]
@@ -92,12 +92,14 @@ fn columns_count_characters_not_bytes() {
 
 #[test]
 fn bounds_garbage_is_an_error_naming_the_bounds() {
-    for garbage in [
-        "[zero,0][1,1]",
-        "[0,0][1080]",
-        "0,0,1080,2400",
-        "",
-        "[0,0][99999999999,1]",
+    for (garbage, what) in [
+        ("[zero,0][1,1]", "not of the form [left,top][right,bottom]"),
+        ("[0,0][1080]", "not of the form [left,top][right,bottom]"),
+        ("0,0,1080,2400", "not of the form [left,top][right,bottom]"),
+        ("", "not of the form [left,top][right,bottom]"),
+        ("[0,0][99999999999,1]", "99999999999 is out of range"),
+        ("[0,0][2147483648,1]", "2147483648 is out of range"),
+        ("[-2147483649,0][1,1]", "-2147483649 is out of range"),
     ] {
         let text = format!("<hierarchy>\n<node text=\"x\" bounds=\"{garbage}\"/>\n</hierarchy>");
         let err = parse_err(&text);
@@ -114,7 +116,7 @@ fn bounds_garbage_is_an_error_naming_the_bounds() {
             "{shown}"
         );
         assert!(shown.contains(&format!("bounds {garbage:?}")), "{shown}");
-        assert!(shown.contains("[left,top][right,bottom]"), "{shown}");
+        assert!(shown.contains(what), "{shown}");
     }
 }
 
@@ -325,14 +327,57 @@ fn missing_files_and_bad_rules_name_the_path() {
 }
 
 #[test]
+fn rules_files_that_are_not_small_regular_files_are_refused_by_name() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let err = PruneRules::load(dir.path()).expect_err("a folder");
+    assert!(
+        err.to_string().starts_with(&format!(
+            "{} is a folder: give a rules file",
+            dir.path().display()
+        )),
+        "{err}"
+    );
+    let err = PruneRules::load(std::path::Path::new("/dev/zero")).expect_err("a device");
+    assert_eq!(
+        err.to_string(),
+        "/dev/zero is a device: give a rules file (TOML, like assets/rules/default.toml)"
+    );
+    // One line of 100 KB: refused by size, and never echoed.
+    let huge = dir.path().join("huge.toml");
+    std::fs::write(&huge, "x".repeat(100_000)).expect("write");
+    let shown = PruneRules::load(&huge).expect_err("too large").to_string();
+    assert!(shown.contains("huge.toml"), "{shown}");
+    assert!(
+        shown.contains("is 100000 bytes, over the 65536-byte limit"),
+        "{shown}"
+    );
+    assert!(shown.len() < 400, "{shown}");
+    // Just under the limit, a bad line is named but not quoted whole.
+    let long = dir.path().join("long.toml");
+    std::fs::write(&long, format!("anchors = {}", "9".repeat(60_000))).expect("write");
+    let shown = PruneRules::load(&long).expect_err("bad value").to_string();
+    assert!(shown.contains("line 1, column"), "{shown}");
+    assert!(shown.len() < 1000, "{} bytes", shown.len());
+}
+
+#[test]
 fn every_error_says_what_was_wrong() {
     let cases: Vec<(Error, &[&str])> = vec![
         (
             Error::TooLarge {
-                size: 70_000_000,
+                input: "big.xml".into(),
+                size: InputSize::Exactly(70_000_000),
                 limit: 67_108_864,
             },
-            &["70000000 bytes", "67108864-byte limit", "dump"],
+            &["big.xml is 70000000 bytes", "67108864-byte limit", "dump"],
+        ),
+        (
+            Error::NotAFile {
+                path: "screens".into(),
+                found: "a folder",
+                wanted: "a dump file",
+            },
+            &["screens is a folder: give a dump file"],
         ),
         (Error::Empty, &["empty", "XML", "JSON"]),
         (

@@ -8,7 +8,7 @@ use std::io::Read;
 
 use common::{assert_lossless, parse_err, prune_fixed};
 use tapscope_core::prune::{Anchor, PruneRules};
-use tapscope_core::{Error, Rect, WindowKind, parse, render};
+use tapscope_core::{Error, InputSize, Rect, WindowKind, parse, render};
 
 fn nested_xml(levels: usize, closed: bool) -> String {
     let open = "<node class=\"android.widget.FrameLayout\" bounds=\"[0,0][1080,2400]\">";
@@ -152,23 +152,72 @@ fn input_over_64_mib_is_too_large() {
     let big = vec![b' '; limit as usize + 1];
     let err = parse::parse_bytes(&big).expect_err("too large");
     assert!(
-        matches!(err, Error::TooLarge { size, limit: l } if size == limit + 1 && l == limit),
+        matches!(
+            &err,
+            Error::TooLarge { input, size: InputSize::Exactly(size), limit: l }
+                if input == "the input" && *size == limit + 1 && *l == limit
+        ),
         "{err:?}"
     );
     let shown = err.to_string();
     assert!(
-        shown.contains(&format!("{} bytes, over the {limit}-byte limit", limit + 1)),
+        shown.contains(&format!(
+            "the input is {} bytes, over the {limit}-byte limit",
+            limit + 1
+        )),
         "{shown}"
     );
     drop(big);
 
     let err = parse::read_limited(std::io::repeat(b' ').take(limit + 1)).expect_err("too large");
     assert!(
-        matches!(err, Error::TooLarge { size, .. } if size == limit + 1),
+        matches!(err, Error::TooLarge { size: InputSize::MoreThan(l), .. } if l == limit),
         "{err:?}"
+    );
+    // Only what was read is known of a stream: the message does not pretend it is the size.
+    assert!(
+        err.to_string()
+            .starts_with(&format!("standard input is more than {limit} bytes")),
+        "{err}"
     );
     let exact = parse::read_limited(std::io::repeat(b' ').take(limit)).expect("exactly the limit");
     assert_eq!(exact.len() as u64, limit);
+}
+
+#[test]
+fn a_file_over_the_limit_is_named_with_its_real_size() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("huge.xml");
+    let size = 3 * parse::MAX_INPUT_BYTES;
+    std::fs::File::create(&path)
+        .and_then(|file| file.set_len(size))
+        .expect("sparse file");
+    let err = parse::read_file(&path).expect_err("too large");
+    let shown = err.to_string();
+    assert!(
+        shown.starts_with(&format!(
+            "{} is {size} bytes, over the {}-byte limit",
+            path.display(),
+            parse::MAX_INPUT_BYTES
+        )),
+        "{shown}"
+    );
+}
+
+#[test]
+fn a_folder_given_as_a_dump_is_said_to_be_one_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let err = parse::read_file(dir.path()).expect_err("a folder");
+    let shown = err.to_string();
+    assert_eq!(
+        shown,
+        format!(
+            "{} is a folder: give a dump file (.xml or .json); `tapscope stats` and \
+             `tapscope open` take folders",
+            dir.path().display()
+        )
+    );
+    assert!(std::error::Error::source(&err).is_none());
 }
 
 const STRANGE_BOUNDS: &str = r#"<hierarchy rotation="0">

@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 use serde_json::json;
 use tapscope_core::recording::{
-    self, Actor, FORMAT_VERSION, Header, ProblemKind, RecordingError, RecordingWriter, ScreenFiles,
+    self, Actor, Durability, FORMAT_VERSION, Header, ProblemKind, RecordingError, RecordingWriter, ScreenFiles,
     Step, StepOutcome,
 };
 
@@ -737,4 +737,39 @@ fn the_format_page_examples_are_what_tapscope_writes() {
     assert_eq!(serde_json::to_string(&read.header).unwrap(), examples[0]);
     assert_eq!(serde_json::to_string(&read.steps[0]).unwrap(), examples[1]);
     assert_eq!(read.steps[1].step, 4);
+}
+
+#[test]
+fn steps_written_together_are_numbered_in_order_and_the_header_says_how_safe_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("run");
+    let mut writer = RecordingWriter::create(&folder, &header()).unwrap();
+    assert_eq!(writer.append(&tap("a1_1")).unwrap(), 1);
+    let batch = [tap("a2_1"), tap("a2_2"), tap("a2_3")];
+    assert_eq!(writer.append_all(&batch).unwrap(), 2, "the first of the batch");
+    assert_eq!(writer.append(&tap("a3_1")).unwrap(), 5);
+    drop(writer);
+    let read = recording::read(&folder).unwrap();
+    let numbered: Vec<(u64, &str)> = read
+        .steps
+        .iter()
+        .map(|s| (s.step, s.handle.as_deref().unwrap_or_default()))
+        .collect();
+    assert_eq!(
+        numbered,
+        [(1, "a1_1"), (2, "a2_1"), (3, "a2_2"), (4, "a2_3"), (5, "a3_1")]
+    );
+    assert_eq!(read.header.sync, Some(Durability::Step));
+
+    let unsynced = dir.path().join("unsynced");
+    let header = header().with_durability(Durability::None);
+    RecordingWriter::create(&unsynced, &header).unwrap();
+    let read = recording::read(&unsynced).unwrap();
+    assert_eq!(read.header.durability(), Durability::None);
+    // A header from before `sync` was said reads as not saying it.
+    let older: Header = serde_json::from_str(
+        r#"{"format":"tapscope-recording","version":1,"started_at_ms":1,"device":"sim","tapscope":"0.1.0","encoding":"o200k_base"}"#,
+    )
+    .unwrap();
+    assert_eq!(older.sync, None);
 }

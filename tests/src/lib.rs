@@ -3,3 +3,4 @@
 
 pub mod adb;
 pub mod child;
+pub mod dumps;

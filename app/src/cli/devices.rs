@@ -2,8 +2,6 @@
 //! costs) and the phones the ADB server knows, as
 //! `adb devices -l` lists them, with what to do about unusable ones.
 
-use std::io::Write;
-
 use clap::Args;
 use tapscope_core::device::DeviceError;
 use tapscope_core::device::adb;
@@ -11,6 +9,7 @@ use tapscope_core::device::adb::shell::state_word;
 use tapscope_core::device::adb_output::DeviceEntry;
 
 use super::Outcome;
+use super::output::Stdout;
 use crate::phone::DeviceChoice;
 use tapscope_core::device::sim::costs::Profile;
 
@@ -23,7 +22,7 @@ pub fn run(_args: &DevicesArgs) -> anyhow::Result<Outcome> {
     let address = adb::server_address()?;
     let listed = adb::list_devices(address);
     let phones = listed.as_deref().unwrap_or_default();
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = Stdout::lock();
     write!(stdout, "{}", table(phones))?;
     stdout.flush()?;
     match listed {

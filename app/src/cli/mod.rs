@@ -2,6 +2,7 @@
 
 mod devices;
 mod observe;
+pub mod output;
 mod prune;
 mod serve;
 mod sim;
@@ -87,13 +88,16 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         Some(Command::Sim(args)) => sim::run(&args),
         Some(Command::RecordDemo { dir }) => {
             let summary = crate::demo::record(&dir)?;
-            println!(
+            let mut stdout = output::Stdout::lock();
+            writeln!(
+                stdout,
                 "recorded {} steps ({} refused, {} fallback screenshots) to {}",
                 summary.steps,
                 summary.refusals,
                 summary.fallbacks,
                 dir.display()
-            );
+            )?;
+            stdout.flush()?;
             Ok(Outcome::Ok)
         }
     }

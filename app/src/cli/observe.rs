@@ -8,6 +8,7 @@ use tapscope_core::model::Flags;
 use tapscope_core::session::{Action, Direction, Observation, Session};
 
 use super::Outcome;
+use super::output::Stdout;
 use crate::mcp::{ServedClock, ServedDevice};
 use crate::phone::{DeviceArgs, WithSession};
 
@@ -76,24 +77,28 @@ where
     D: tapscope_core::device::Device,
     C: tapscope_core::stability::Clock,
 {
+    let mut stdout = Stdout::lock();
     let mut observation = session.observe()?;
     for step in steps {
         let action = action_for(step, &observation)?;
         let outcome = session.act(&action)?;
-        println!(
+        writeln!(
+            stdout,
             "# acted on {}: {}",
             outcome.acted_on,
             serde_json::to_string(&outcome.settle)?
-        );
+        )?;
         observation = outcome.observation;
     }
-    print!("{}", observation.text);
+    write!(stdout, "{}", observation.text)?;
     if let Some(fallback) = &observation.fallback {
-        println!(
+        writeln!(
+            stdout,
             "# screenshot {}x{}: {}",
             fallback.image.width, fallback.image.height, fallback.rule
-        );
+        )?;
     }
+    stdout.flush()?;
     Ok(Outcome::Ok)
 }
 

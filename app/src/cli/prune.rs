@@ -1,6 +1,5 @@
 //! `tapscope prune`: a dump in, the pruned tree (YAML or JSON) or its statistics out.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
@@ -12,6 +11,7 @@ use tapscope_core::report::Stats;
 use tapscope_core::tokens::Encoding;
 
 use super::Outcome;
+use super::output::Stdout;
 
 #[derive(Debug, Args)]
 pub struct PruneArgs {
@@ -73,10 +73,11 @@ pub fn run(args: &PruneArgs) -> anyhow::Result<Outcome> {
     let text = parse::decode(&bytes).with_context(|| format!("cannot read {name}"))?;
     let tree = parse::parse_str(&text).with_context(|| format!("cannot read {name}"))?;
     let pruned = prune(&tree, &rules);
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = Stdout::lock();
     if args.stats {
         let stats = Stats::measure(&text, &tree, &pruned, args.encoding.into());
         writeln!(stdout, "{}", serde_json::to_string_pretty(&stats)?)?;
+        stdout.flush()?;
         return Ok(if stats.lost_semantic_nodes.is_empty() {
             Outcome::Ok
         } else {
@@ -87,5 +88,6 @@ pub fn run(args: &PruneArgs) -> anyhow::Result<Outcome> {
         Format::Yaml => write!(stdout, "{}", render::yaml(&pruned))?,
         Format::Json => writeln!(stdout, "{}", render::json(&pruned))?,
     }
+    stdout.flush()?;
     Ok(Outcome::Ok)
 }

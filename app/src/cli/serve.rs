@@ -7,9 +7,11 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::Args;
 use rmcp::ServiceExt;
+use tapscope_core::recording::Durability;
 use tapscope_core::session::Session;
 
 use super::Outcome;
+use super::output::note;
 use crate::journal::Journal;
 use crate::mcp::http::{self, PATH};
 use crate::mcp::{PhoneServer, ServedClock, ServedDevice};
@@ -33,6 +35,14 @@ pub struct ServeArgs {
     /// it with `tapscope open DIR`.
     #[arg(long, value_name = "DIR")]
     record: Option<PathBuf>,
+    /// With --record: `step` syncs each step to disk before its call is answered (a power
+    /// cut loses none); `none` leaves it to the operating system (faster on slow disks).
+    #[arg(long, default_value = "step", value_parser = parse_durability, requires = "record")]
+    sync: Durability,
+}
+
+fn parse_durability(name: &str) -> Result<Durability, String> {
+    name.parse()
 }
 
 pub fn run(args: &ServeArgs) -> anyhow::Result<Outcome> {
@@ -54,9 +64,9 @@ impl WithSession for Serving<'_> {
         let mut server = PhoneServer::new(session);
         if let Some(dir) = &args.record {
             let now = server.session().clock().now();
-            server =
-                server.with_journal(Journal::create(dir, &args.device.device.to_string(), now)?);
-            eprintln!("tapscope: recording every call to {}", dir.display());
+            let device = args.device.device.to_string();
+            server = server.with_journal(Journal::create_with(dir, &device, now, args.sync)?);
+            note!("tapscope: recording every call to {}", dir.display());
         }
         let runtime = tokio::runtime::Runtime::new().context("the async runtime did not start")?;
         runtime.block_on(serve(args, server))?;
@@ -85,7 +95,7 @@ async fn serve<D: ServedDevice, C: ServedClock>(
     } else {
         "no token required, loopback only"
     };
-    eprintln!(
+    note!(
         "tapscope: MCP over streamable HTTP at http://{at}{PATH} (device {}); {access}; \
          Ctrl-C stops",
         args.device.device
@@ -105,6 +115,6 @@ async fn serve<D: ServedDevice, C: ServedClock>(
     )
     .await
     .with_context(|| format!("serving http://{at}{PATH} failed"))?;
-    eprintln!("tapscope: stopped");
+    note!("tapscope: stopped");
     Ok(())
 }

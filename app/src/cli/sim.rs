@@ -13,6 +13,7 @@ use tapscope_core::device::sim::shell::SimShell;
 use tapscope_core::stability::RealClock;
 
 use super::Outcome;
+use super::output::note;
 
 #[derive(Debug, Args)]
 pub struct SimArgs {
@@ -42,10 +43,10 @@ impl<B: Backend> Backend for Logged<B> {
     }
 
     fn run(&self, command: &str, out: &mut dyn CommandOutput) -> u8 {
-        eprintln!("tapscope sim: $ {command}");
+        note!("tapscope sim: $ {command}");
         let started = Instant::now();
         let status = self.0.run(command, out);
-        eprintln!(
+        note!(
             "tapscope sim: exit {status} after {} ms: {command}",
             started.elapsed().as_millis()
         );
@@ -53,7 +54,7 @@ impl<B: Backend> Backend for Logged<B> {
     }
 
     fn file(&self, path: &str) -> Option<Vec<u8>> {
-        eprintln!("tapscope sim: pull {path}");
+        note!("tapscope sim: pull {path}");
         self.0.file(path)
     }
 }
@@ -71,7 +72,7 @@ pub fn run(args: &SimArgs) -> anyhow::Result<Outcome> {
         adbd::serve(listener, Arc::new(shell))?
     };
     let at = server.local_addr();
-    eprintln!(
+    note!(
         "tapscope: the sim (profile {}) is an ADB device at {at}; connect it with \
          `adb connect {at}`, then use serial {at}; Ctrl-C stops",
         args.profile.name()
@@ -86,6 +87,6 @@ pub fn run(args: &SimArgs) -> anyhow::Result<Outcome> {
         }
     });
     server.stop();
-    eprintln!("tapscope: stopped");
+    note!("tapscope: stopped");
     Ok(Outcome::Ok)
 }

@@ -10,6 +10,7 @@ use tapscope_core::report::Stats;
 use tapscope_core::tokens::Encoding;
 
 use super::Outcome;
+use super::output::Stdout;
 use super::prune::EncodingArg;
 
 #[derive(Debug, Args)]
@@ -32,10 +33,12 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
     };
     let files = dump_files(&args.paths)?;
     let encoding = Encoding::from(args.encoding);
-    println!(
+    let mut stdout = Stdout::lock();
+    writeln!(
+        stdout,
         "{:<44} {:>11} {:>9} {:>10} {:>7} {:>6} {:>9} {:>5}",
         "file", "format", "raw tok", "pruned tok", "ratio", "nodes", "semantic", "lost"
-    );
+    )?;
     let mut rows: Vec<(String, Stats)> = Vec::new();
     for file in &files {
         let bytes = parse::read_file(file)?;
@@ -48,7 +51,8 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
             || file.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
-        println!(
+        writeln!(
+            stdout,
             "{:<44} {:>11} {:>9} {:>10} {:>6.1}× {:>6} {:>9} {:>5}",
             name,
             stats.format.name(),
@@ -58,7 +62,7 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
             stats.raw_nodes,
             stats.semantic_nodes,
             stats.lost_semantic_nodes.len()
-        );
+        )?;
         rows.push((name, stats));
     }
     for (label, xml) in [("XML", true), ("JSON", false)] {
@@ -68,14 +72,25 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
             .map(|(_, s)| s.reduction())
             .collect();
         if let Some(median) = median(&mut ratios) {
-            println!(
+            writeln!(
+                stdout,
                 "median reduction over {} {label} files: {median:.1}×",
                 ratios.len()
-            );
+            )?;
         }
     }
     let lost: usize = rows.iter().map(|(_, s)| s.lost_semantic_nodes.len()).sum();
-    println!("lost semantic nodes: {lost}");
+    writeln!(stdout, "lost semantic nodes: {lost}")?;
+    if rows
+        .iter()
+        .any(|(_, s)| !(s.raw_tokens.is_exact() && s.pruned_tokens.is_exact()))
+    {
+        writeln!(
+            stdout,
+            "≈ marks an estimated count (a text over 4 MiB, or a very long whitespace run)"
+        )?;
+    }
+    stdout.flush()?;
     Ok(if lost == 0 {
         Outcome::Ok
     } else {

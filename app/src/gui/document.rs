@@ -7,7 +7,7 @@ use tapscope_core::geometry::downsampled;
 use tapscope_core::inspect::RawView;
 use tapscope_core::prune::{Visibility, new_version};
 use tapscope_core::report::RawSize;
-use tapscope_core::tokens::Encoding;
+use tapscope_core::tokens::{Encoding, TokenCount};
 use tapscope_core::{DumpFormat, Size, Tree, parse};
 
 use super::recording::StepInfo;
@@ -131,9 +131,10 @@ impl Document {
         match raw_tokens {
             Some((encoding, tokens)) => {
                 let bytes = document.text.len();
+                // A recording stores the number alone.
                 let known = RawSize {
                     bytes,
-                    tokens,
+                    tokens: TokenCount::Exact(tokens),
                     encoding,
                 };
                 let _ = document.raw_sizes[slot(encoding)].set(known);

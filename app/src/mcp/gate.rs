@@ -242,11 +242,17 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
         request: Request,
         call: impl FnOnce(&tapscope_core::session::Session<D, C>) -> Result<Reply, Failure>,
     ) -> Result<Reply, Failure> {
-        let mut journal = self.journal.lock().unwrap_or_else(PoisonError::into_inner);
-        let (result, _stopped) = self.journaled(&mut journal, Actor::Person, request, None, call);
+        let arrival = super::Arrival {
+            at: self.clock.now(),
+            note: None,
+        };
+        let journal = self.journal.lock().unwrap_or_else(PoisonError::into_inner);
+        let (result, ticket) = self.journaled(&journal, Actor::Person, request, arrival, call);
         if result.is_ok() {
             self.gate.person_acted();
         }
+        // A recording that stops is told to the operator; the person's call stands.
+        let _ = self.written(journal, ticket);
         result
     }
 }

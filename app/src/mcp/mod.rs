@@ -8,8 +8,10 @@ mod reply;
 pub mod shell;
 mod tools;
 
+use std::cell::Cell;
 use std::fmt::Debug;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
 
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::{ErrorData, ServerHandler, tool_handler};
@@ -25,7 +27,7 @@ pub use tools::{
     Towards,
 };
 
-use crate::journal::{Call, Journal};
+use crate::journal::{Call, Done, Journal, Pending, Shot, Ticket, Written};
 use gate::{Entry, Gate};
 
 /// The operating manual `load_skill` returns.
@@ -159,30 +161,41 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
     ) -> Result<CallToolResult, ErrorData> {
         let server = self.clone();
         let left = gate::caller_left();
-        tokio::task::spawn_blocking(move || server.run_blocking(request, call, left))
+        let arrived = self.clock.now();
+        // Outside a tool call (tests driving the server directly) there is nothing to mark.
+        let _ = TOOL_RAN.try_with(|ran| ran.set(true));
+        tokio::task::spawn_blocking(move || server.run_blocking(request, call, left, arrived))
             .await
             .map_err(|e| ErrorData::internal_error(format!("the tool call failed: {e}"), None))
     }
 
-    /// Passes the gate (waiting while a person holds the phone), then runs and journals
-    /// the call under the journal's lock.
+    /// Passes the gate (waiting while a person holds the phone), then runs the call and
+    /// queues its step under the journal's lock; waits for the step to be written once the
+    /// lock is free for the next call.
     fn run_blocking(
         &self,
         request: Request,
         call: impl FnOnce(&Session<D, C>) -> Result<Reply, Failure>,
         left: impl Fn() -> bool,
+        arrived: Duration,
     ) -> CallToolResult {
-        let (mut journal, admitted) = match self.gate.enter(&self.journal, left) {
+        let (journal, admitted) = match self.gate.enter(&self.journal, left) {
             Entry::Open(journal, note) => (journal, Ok(note)),
             Entry::TimedOut(journal) => (journal, Err(Failure::Refused(gate::HELD.into()))),
             Entry::Left => return gate::left_result(),
         };
         let note = admitted.as_ref().ok().copied().flatten();
-        let (result, stopped) =
-            self.journaled(&mut journal, Actor::Agent, request, note, |session| {
+        let (result, ticket) = self.journaled(
+            &journal,
+            Actor::Agent,
+            request,
+            Arrival { at: arrived, note },
+            |session| {
                 admitted?;
                 call(session)
-            });
+            },
+        );
+        let stopped = self.written(journal, ticket);
         let mut tool_result = match &result {
             Ok(reply) => CallToolResult::success(reply.blocks()),
             Err(failure) => CallToolResult::error(vec![ContentBlock::text(failure.message())]),
@@ -194,16 +207,16 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
         tool_result
     }
 
-    /// Runs `call` and, when recording, writes its step as `actor`'s with `note` before
-    /// its message; returns the result and, when writing failed, why recording stopped.
+    /// Runs `call` and, when recording, queues its step as `actor`'s with the arrival's
+    /// note before its message; returns the result and the step's ticket.
     fn journaled(
         &self,
-        journal: &mut Option<Journal>,
+        journal: &Option<Journal>,
         actor: Actor,
         request: Request,
-        note: Option<&str>,
+        arrival: Arrival,
         call: impl FnOnce(&Session<D, C>) -> Result<Reply, Failure>,
-    ) -> (Result<Reply, Failure>, Option<String>) {
+    ) -> (Result<Reply, Failure>, Option<Ticket>) {
         let recording = journal.is_some();
         let before = recording.then(|| self.session.latest()).flatten();
         let version_used = match (&request.handle, request.on_screenshot) {
@@ -211,25 +224,32 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
             (None, true) if recording => self.session.screenshot_version(),
             _ => None,
         };
-        let at = self.clock.now();
         let result = call(&self.session);
-        let duration = self.clock.now().saturating_sub(at);
-        let Some(writer) = journal.as_mut() else {
+        let duration = self.clock.now().saturating_sub(arrival.at);
+        let Some(writer) = journal.as_ref() else {
             return (result, None);
         };
         let (done, mut message) = match &result {
             Ok(reply) => (reply.done(), reply.message()),
             Err(failure) => (failure.done(), failure.message().to_owned()),
         };
-        if let Some(note) = note {
+        if let Some(note) = arrival.note {
             message = [note, &message].join("\n").trim_end().to_owned();
         }
-        let screenshot = match &result {
-            // A recording without this screenshot is still whole: its dump is there.
-            Ok(Reply::Observed(_) | Reply::Acted(_)) => {
-                self.session.peek_screenshot().ok().map(|shot| shot.png)
+        // The screen the call left is the session's latest: shared, not copied.
+        let after = done
+            .observation()
+            .and(self.session.latest())
+            .filter(|latest| done.observation().is_some_and(|o| o.version == latest.version));
+        // Captured now, while the screen is the one the call left (encoded by the writer),
+        // unless it has one already: the one the agent got, or the journal's.
+        let screenshot = match after.as_deref() {
+            Some(seen) if seen.fallback.is_some() => {
+                seen.fallback.as_ref().map(|shot| Shot::Png(shot.png.clone()))
             }
-            _ => None,
+            Some(seen) if writer.has_screenshot(seen) => None,
+            Some(_) => self.session.peek_capture().ok().map(Shot::Captured),
+            None => None,
         };
         let call = Call {
             actor,
@@ -237,28 +257,75 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
             arguments: request.arguments,
             handle: request.handle,
             version_used,
-            at,
+            at: arrival.at,
             duration,
         };
-        let written = writer.record(
-            &call,
-            before.as_deref(),
-            done,
-            &message,
-            screenshot.as_deref(),
-        );
-        let Err(e) = written else {
-            return (result, None);
-        };
-        // Reported here once, to the operator and to the caller; the server goes on.
-        let stopped = format!(
-            "tapscope stopped recording to {}: {e}",
-            writer.dir().display()
-        );
-        eprintln!("tapscope: {stopped}");
-        *journal = None;
-        (result, Some(stopped))
+        let step = Pending::new(call, before, done, after, message, screenshot);
+        (result, Some(writer.submit(step)))
     }
+
+    /// Lets go of the journal's lock (the next call may use the device while this step
+    /// is written), then waits for the step; when writing it failed, stops recording and
+    /// returns the sentence that says so, once.
+    fn written(
+        &self,
+        journal: MutexGuard<'_, Option<Journal>>,
+        ticket: Option<Ticket>,
+    ) -> Option<String> {
+        drop(journal);
+        let Written::Failed { dir, error } = ticket?.wait() else {
+            return None;
+        };
+        let stopped = format!("tapscope stopped recording to {}: {error}", dir.display());
+        // Reported here once, to the operator and to the caller; the server goes on.
+        eprintln!("tapscope: {stopped}");
+        let mut journal = self.journal.lock().unwrap_or_else(PoisonError::into_inner);
+        if journal.as_ref().is_some_and(|j| j.dir() == dir) {
+            *journal = None;
+        }
+        Some(stopped)
+    }
+
+    /// Records a call refused before any tool ran (arguments that do not fit the tool's,
+    /// an unknown tool), as a refused step.
+    fn record_refusal(&self, tool: &str, arguments: serde_json::Value, message: &str) {
+        let arrived = self.clock.now();
+        let journal = self.journal.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(writer) = journal.as_ref() else {
+            return;
+        };
+        let call = Call {
+            actor: Actor::Agent,
+            tool: tool.to_owned(),
+            arguments,
+            handle: None,
+            version_used: None,
+            at: arrived,
+            duration: Duration::ZERO,
+        };
+        let before = self.session.latest();
+        let ticket = writer.submit(Pending::new(
+            call,
+            before,
+            Done::Refused,
+            None,
+            message.to_owned(),
+            None,
+        ));
+        let _ = self.written(journal, Some(ticket));
+    }
+}
+
+tokio::task_local! {
+    /// Set once the tool's own code runs (it records its step itself).
+    static TOOL_RAN: Cell<bool>;
+}
+
+/// When a call came in, and the note its result starts with (a person acted meanwhile).
+#[derive(Clone, Copy, Debug)]
+struct Arrival {
+    at: Duration,
+    note: Option<&'static str>,
 }
 
 #[tool_handler(router = self.tool_router)]
@@ -270,16 +337,71 @@ impl<D: ServedDevice, C: ServedClock> ServerHandler for PhoneServer<D, C> {
     }
 
     /// The router's call, with the call's cancellation at hand: a call waiting for a
-    /// person to hand the phone back gives up when its client leaves.
+    /// person to hand the phone back gives up when its client leaves. A call the router
+    /// refuses before any tool runs is recorded too.
     async fn call_tool(
         &self,
         request: rmcp::model::CallToolRequestParams,
         context: rmcp::service::RequestContext<rmcp::RoleServer>,
     ) -> Result<rmcp::model::CallToolResponse, ErrorData> {
         let caller = context.ct.clone();
+        let tool = request.name.to_string();
+        let arguments = serde_json::Value::Object(request.arguments.clone().unwrap_or_default());
         let call = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
-        gate::CALLER
-            .scope(caller, self.tool_router.call(call))
-            .await
+        let routed = gate::CALLER.scope(caller, self.tool_router.call(call));
+        let (answered, ran) = TOOL_RAN
+            .scope(Cell::new(false), async {
+                let answered = routed.await;
+                (answered, TOOL_RAN.with(Cell::get))
+            })
+            .await;
+        // The router answered without running the tool: its arguments did not fit, or
+        // there is no such tool. The call is a step all the same.
+        let refusal = match &answered {
+            _ if ran => None,
+            Err(error) => Some(error.message.to_string()),
+            Ok(rmcp::model::CallToolResponse::Complete(result))
+                if result.is_error == Some(true) =>
+            {
+                Some(result_text(result))
+            }
+            Ok(_) => None,
+        };
+        if let Some(message) = refusal {
+            let server = self.clone();
+            let _ = tokio::task::spawn_blocking(move || {
+                server.record_refusal(&tool, arguments, &message);
+            })
+            .await;
+        }
+        answered
+    }
+
+    /// A request rmcp could not read as any it knows. `tools/call` whose parameters are
+    /// not a call (`arguments` as a string) is invalid parameters, and recorded as the
+    /// refused call it is; anything else is an unknown method.
+    async fn on_custom_request(
+        &self,
+        request: rmcp::model::CustomRequest,
+        _context: rmcp::service::RequestContext<rmcp::RoleServer>,
+    ) -> Result<rmcp::model::CustomResult, ErrorData> {
+        if request.method != "tools/call" {
+            return Err(ErrorData::new(
+                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                request.method,
+                None,
+            ));
+        }
+        let params = request.params.unwrap_or_default();
+        let tool = params["name"].as_str().unwrap_or("tools/call").to_owned();
+        let message = "the parameters of tools/call are not a call: `name` must be the tool's \
+                       name and `arguments` a JSON object of its arguments";
+        let server = self.clone();
+        let arguments = params.get("arguments").cloned().unwrap_or_default();
+        let _ = tokio::task::spawn_blocking(move || {
+            server.record_refusal(&tool, arguments, message);
+        })
+        .await;
+        Err(ErrorData::invalid_params(message, None))
     }
 }

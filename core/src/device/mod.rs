@@ -108,6 +108,48 @@ impl std::str::FromStr for Key {
     }
 }
 
+/// A screenshot as the device gave it.
+#[derive(Clone)]
+pub enum Capture {
+    /// Encoded, the whole display, as phones send it (`screencap -p`).
+    Png(Vec<u8>),
+    /// Pixels not yet encoded, perhaps drawn smaller than the display (the sim): encoding
+    /// is left to whoever needs a PNG, off the session's lock.
+    Pixels {
+        pixels: image::RgbImage,
+        /// The display they show.
+        display: Size,
+    },
+}
+
+/// Sizes rather than contents: a screenshot is megabytes.
+impl std::fmt::Debug for Capture {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Capture::Png(png) => write!(f, "Capture::Png({} bytes)", png.len()),
+            Capture::Pixels { pixels, display } => write!(
+                f,
+                "Capture::Pixels({}x{} of {}x{})",
+                pixels.width(),
+                pixels.height(),
+                display.width,
+                display.height
+            ),
+        }
+    }
+}
+
+impl Capture {
+    /// The pixels, decoded if need be.
+    pub fn image(&self) -> Result<image::DynamicImage, String> {
+        match self {
+            Capture::Png(png) => image::load_from_memory_with_format(png, image::ImageFormat::Png)
+                .map_err(|e| e.to_string()),
+            Capture::Pixels { pixels, .. } => Ok(image::DynamicImage::ImageRgb8(pixels.clone())),
+        }
+    }
+}
+
 /// Why a device could not do what was asked; each says what to do about it.
 #[derive(Debug, thiserror::Error)]
 pub enum DeviceError {
@@ -168,6 +210,12 @@ pub trait Device: Send {
     }
     /// A PNG screenshot of the whole display.
     fn screenshot_png(&mut self) -> Result<Vec<u8>, DeviceError>;
+    /// A screenshot as cheaply as the device gives one, for a picture at most
+    /// `longest_side` pixels long: the whole display's PNG unless the device can do better.
+    fn capture(&mut self, longest_side: u32) -> Result<Capture, DeviceError> {
+        let _ = longest_side;
+        self.screenshot_png().map(Capture::Png)
+    }
     fn display(&mut self) -> Result<Display, DeviceError>;
     fn tap(&mut self, at: Point) -> Result<(), DeviceError>;
     fn long_press(&mut self, at: Point, duration: Duration) -> Result<(), DeviceError>;

@@ -9,7 +9,7 @@ use std::fmt;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use super::is_editable_class;
-use super::xml::parse_bounds;
+use super::xml::{BoundsProblem, parse_bounds, quoted_start, read_bounds};
 use crate::model::Rect;
 
 /// Visitor methods for the JSON kinds a field has no use for: the value is consumed
@@ -361,7 +361,13 @@ impl<'de> Deserialize<'de> for Bounds {
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Bounds, E> {
                 let comma_separated = || rect_from(v.split(',').map(|p| p.trim().parse().ok()));
                 let rect = parse_bounds(v).or_else(comma_separated);
-                Ok(Bounds(rect, rect.is_none().then(|| format!("{v:?}"))))
+                let shown = || match read_bounds(v) {
+                    Err(BoundsProblem::OutOfRange(number)) => {
+                        format!("{} ({number} is out of range)", quoted_start(v))
+                    }
+                    _ => quoted_start(v),
+                };
+                Ok(Bounds(rect, rect.is_none().then(shown)))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Bounds, A::Error> {
                 let mut flat = Coords::EMPTY;

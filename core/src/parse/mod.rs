@@ -22,7 +22,7 @@ use std::path::Path;
 
 pub use decode::decode;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, InputSize, Result};
 use crate::model::{DumpFormat, Node, NodeId, Rect, Size, Tree, Window, WindowKind};
 
 /// Inputs larger than this are refused before they are read whole.
@@ -31,31 +31,42 @@ pub const MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
 /// Deeper nesting is refused with [`Error::TooDeep`]; real screens stay under 60.
 pub const MAX_DEPTH: usize = 1024;
 
-/// Reads a dump file, refusing files over [`MAX_INPUT_BYTES`] before reading them.
+/// Reads a dump file (or a FIFO, such as `<(adb exec-out …)`), refusing folders, and files
+/// over [`MAX_INPUT_BYTES`] before reading them.
 pub fn read_file(path: &Path) -> Result<Vec<u8>> {
-    let io = |source| Error::Io {
+    let io = |reason| Error::Io {
         path: path.to_path_buf(),
-        source,
+        reason,
     };
-    let file = std::fs::File::open(path).map_err(io)?;
-    let size = file.metadata().map_err(io)?.len();
-    if size > MAX_INPUT_BYTES {
-        return Err(Error::TooLarge {
-            size,
-            limit: MAX_INPUT_BYTES,
+    if path.is_dir() {
+        return Err(Error::NotAFile {
+            path: path.to_path_buf(),
+            found: "a folder",
+            wanted: "a dump file (.xml or .json); `tapscope stats` and `tapscope open` take folders",
         });
     }
+    let file = std::fs::File::open(path).map_err(io)?;
+    let size = file.metadata().map_err(io)?.len();
+    let too_large = |size| Error::TooLarge {
+        input: path.display().to_string(),
+        size,
+        limit: MAX_INPUT_BYTES,
+    };
+    if size > MAX_INPUT_BYTES {
+        return Err(too_large(InputSize::Exactly(size)));
+    }
     read_limited(file).map_err(|e| match e {
-        Error::Io { source, .. } => io(source),
+        Error::Io { reason, .. } => io(reason),
+        Error::TooLarge { size, .. } => too_large(size),
         other => other,
     })
 }
 
 /// The dumps of a folder: its `.xml` and `.json` files, sorted by name.
 pub fn dumps_in(dir: &Path) -> Result<Vec<std::path::PathBuf>> {
-    let entries = std::fs::read_dir(dir).map_err(|source| Error::Io {
+    let entries = std::fs::read_dir(dir).map_err(|reason| Error::Io {
         path: dir.to_path_buf(),
-        source,
+        reason,
     })?;
     let mut files: Vec<std::path::PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -71,13 +82,14 @@ pub fn read_limited(reader: impl Read) -> Result<Vec<u8>> {
     reader
         .take(MAX_INPUT_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|source| Error::Io {
+        .map_err(|reason| Error::Io {
             path: "<stdin>".into(),
-            source,
+            reason,
         })?;
     if bytes.len() as u64 > MAX_INPUT_BYTES {
         return Err(Error::TooLarge {
-            size: bytes.len() as u64,
+            input: "standard input".into(),
+            size: InputSize::MoreThan(MAX_INPUT_BYTES),
             limit: MAX_INPUT_BYTES,
         });
     }
@@ -88,7 +100,8 @@ pub fn read_limited(reader: impl Read) -> Result<Vec<u8>> {
 pub fn parse_bytes(bytes: &[u8]) -> Result<Tree> {
     if bytes.len() as u64 > MAX_INPUT_BYTES {
         return Err(Error::TooLarge {
-            size: bytes.len() as u64,
+            input: "the input".into(),
+            size: InputSize::Exactly(bytes.len() as u64),
             limit: MAX_INPUT_BYTES,
         });
     }

@@ -101,9 +101,7 @@ fn apply_attribute(node: &mut Node, key: &str, raw: &str) -> Result<(), String> 
         "class" => return decode_into(&mut node.class, key, raw),
         "package" => return decode_into(&mut node.package, key, raw),
         "bounds" => {
-            node.bounds = parse_bounds(raw).ok_or_else(|| {
-                format!("bounds {raw:?} are not of the form [left,top][right,bottom]")
-            })?;
+            node.bounds = read_bounds(raw).map_err(|problem| problem.describe(raw))?;
             return Ok(());
         }
         "visible-to-user" | "displayed" => {
@@ -135,18 +133,66 @@ fn decode_into(field: &mut String, key: &str, raw: &str) -> Result<(), String> {
 
 /// Parses uiautomator bounds, `[left,top][right,bottom]`, negative numbers allowed.
 pub(crate) fn parse_bounds(value: &str) -> Option<Rect> {
+    read_bounds(value).ok()
+}
+
+/// What is wrong with a bounds value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum BoundsProblem {
+    /// Not `[left,top][right,bottom]`.
+    Shape,
+    /// A number, as written, beyond what a 32-bit coordinate holds.
+    OutOfRange(String),
+}
+
+impl BoundsProblem {
+    /// The problem in words, quoting at most the start of a long value.
+    pub(crate) fn describe(&self, value: &str) -> String {
+        let quoted = quoted_start(value);
+        match self {
+            BoundsProblem::Shape => {
+                format!("bounds {quoted} are not of the form [left,top][right,bottom]")
+            }
+            BoundsProblem::OutOfRange(number) => format!(
+                "bounds {quoted}: {} is out of range (coordinates are from {} to {})",
+                quoted_start(number).trim_matches('"'),
+                i32::MIN,
+                i32::MAX
+            ),
+        }
+    }
+}
+
+/// `value` quoted, cut after 60 characters with `…`.
+pub(crate) fn quoted_start(value: &str) -> String {
+    const MAX_CHARS: usize = 60;
+    match value.char_indices().nth(MAX_CHARS) {
+        Some((cut, _)) => format!("{:?}…", &value[..cut]),
+        None => format!("{value:?}"),
+    }
+}
+
+/// [`parse_bounds`], saying what is wrong when it fails.
+pub(crate) fn read_bounds(value: &str) -> Result<Rect, BoundsProblem> {
     let mut rest = value.as_bytes();
     let mut numbers = [0i32; 4];
     for (k, number) in numbers.iter_mut().enumerate() {
         let opener = if k % 2 == 0 { b'[' } else { b',' };
-        rest = trim_start(rest).strip_prefix(&[opener])?;
+        rest = trim_start(rest)
+            .strip_prefix(&[opener])
+            .ok_or(BoundsProblem::Shape)?;
         (*number, rest) = leading_int(trim_start(rest))?;
         if k % 2 == 1 {
-            rest = trim_start(rest).strip_prefix(b"]")?;
+            rest = trim_start(rest)
+                .strip_prefix(b"]")
+                .ok_or(BoundsProblem::Shape)?;
         }
     }
     let [left, top, right, bottom] = numbers;
-    trim_start(rest).is_empty().then_some(Rect {
+    if !trim_start(rest).is_empty() {
+        return Err(BoundsProblem::Shape);
+    }
+    Ok(Rect {
         left,
         top,
         right,
@@ -160,26 +206,65 @@ fn trim_start(bytes: &[u8]) -> &[u8] {
 }
 
 /// A decimal `i32` at the start of `bytes` (optional `-`), and what follows it.
-fn leading_int(bytes: &[u8]) -> Option<(i32, &[u8])> {
+fn leading_int(bytes: &[u8]) -> Result<(i32, &[u8]), BoundsProblem> {
     let (negative, digits) = match bytes.strip_prefix(b"-") {
         Some(rest) => (true, rest),
         None => (false, bytes),
     };
     let count = digits.iter().take_while(|b| b.is_ascii_digit()).count();
-    if count == 0 || count > 10 {
-        return None;
+    if count == 0 {
+        return Err(BoundsProblem::Shape);
+    }
+    let written = &bytes[..count + usize::from(negative)];
+    let out_of_range = || BoundsProblem::OutOfRange(String::from_utf8_lossy(written).into_owned());
+    // Leading zeros aside, more than ten digits never fit.
+    let significant = digits[..count].iter().skip_while(|&&d| d == b'0').count();
+    if significant > 10 {
+        return Err(out_of_range());
     }
     let magnitude = digits[..count]
         .iter()
         .fold(0i64, |n, d| n * 10 + i64::from(d - b'0'));
-    let value = i32::try_from(if negative { -magnitude } else { magnitude }).ok()?;
-    Some((value, &digits[count..]))
+    let value =
+        i32::try_from(if negative { -magnitude } else { magnitude }).map_err(|_| out_of_range())?;
+    Ok((value, &digits[count..]))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::Rect;
+
+    #[test]
+    fn bounds_out_of_range_say_which_number() {
+        assert_eq!(
+            read_bounds("[0,0][2147483648,1]"),
+            Err(BoundsProblem::OutOfRange("2147483648".into()))
+        );
+        assert_eq!(
+            read_bounds("[-2147483649,0][1,1]"),
+            Err(BoundsProblem::OutOfRange("-2147483649".into()))
+        );
+        let shown =
+            BoundsProblem::OutOfRange("99999999999".into()).describe("[0,0][99999999999,1]");
+        assert_eq!(
+            shown,
+            "bounds \"[0,0][99999999999,1]\": 99999999999 is out of range (coordinates are \
+             from -2147483648 to 2147483647)"
+        );
+        let long = format!("[{}", "9".repeat(10_000));
+        assert!(BoundsProblem::Shape.describe(&long).len() < 150);
+        assert!(matches!(
+            read_bounds(&long),
+            Err(BoundsProblem::OutOfRange(_))
+        ));
+        assert!(
+            BoundsProblem::OutOfRange("9".repeat(10_000))
+                .describe(&long)
+                .len()
+                < 250
+        );
+    }
 
     #[test]
     fn bounds_accept_negative_and_spaced_numbers() {
@@ -197,6 +282,10 @@ mod tests {
         assert_eq!(parse_bounds("[0,0][1,1]x"), None);
         assert_eq!(parse_bounds("[-,0][1,1]"), None);
         assert_eq!(parse_bounds("[0,0][1,99999999999]"), None);
+        assert_eq!(
+            parse_bounds("[0,0][0001,0000000000002]"),
+            Some(Rect::new(0, 0, 1, 2))
+        );
         assert_eq!(
             parse_bounds("[-2147483648,0][2147483647,1]"),
             Some(Rect::new(i32::MIN, 0, i32::MAX, 1))

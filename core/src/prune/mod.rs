@@ -4,12 +4,13 @@
 //! line, flattened away as an empty shell, summarised in a `more:` line, or not shown
 //! because it is not on screen. The workbench shows the fate; the recall check audits it.
 
+mod cover;
 mod label;
 mod rules;
 mod visibility;
 
 pub use label::{Anchor, id_name, one_line, role, truncate};
-pub use rules::{KeyboardMode, PruneRules};
+pub use rules::{KeyboardMode, MAX_RULES_BYTES, PruneRules};
 pub use visibility::{Hidden, Visibility};
 
 use serde::Serialize;
@@ -229,7 +230,16 @@ pub fn prune_with_version(tree: &Tree, rules: &PruneRules, version: String) -> P
         .any(|w| w.kind == WindowKind::Keyboard && !w.bounds.is_empty());
     let mut order: Vec<usize> = (0..tree.windows.len()).collect();
     order.sort_by_key(|&w| tree.windows[w].kind.layer());
+    // The last line at depth 0, found by scanning each line once (a screen can have tens of
+    // thousands of windows).
+    let (mut last_top, mut scanned) = (None, 0);
     for w in order {
+        last_top = pruner.lines[scanned..]
+            .iter()
+            .rposition(|l| l.depth == 0)
+            .map(|k| scanned + k)
+            .or(last_top);
+        scanned = pruner.lines.len();
         let window = &tree.windows[w];
         let depth = if window.kind == WindowKind::App { 0 } else { 1 };
         if window.kind == WindowKind::Keyboard && rules.keyboard == KeyboardMode::Collapse {
@@ -242,7 +252,7 @@ pub fn prune_with_version(tree: &Tree, rules: &PruneRules, version: String) -> P
         }
         let header = pruner.lines.len();
         let continues_group = matches!(
-            pruner.lines.iter().rev().find(|l| l.depth == 0),
+            last_top.map(|k| &pruner.lines[k]),
             Some(Line { kind: LineKind::Window { window: kind, package }, .. })
                 if *kind == window.kind && (kind != &WindowKind::Overlay || *package == window.package)
         );

@@ -1,10 +1,40 @@
 //! `PruneRules`: every pruning rule's switch and parameters, read from and written to a TOML rules file.
 
+use std::fs::FileType;
+use std::io::Read;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, line_column};
+
+/// Rules files larger than this are refused; the shipped defaults are under 2 KB.
+pub const MAX_RULES_BYTES: u64 = 64 * 1024;
+
+/// A TOML error longer than this (its line quoted whole) is cut to its position and message.
+const MAX_SHOWN_ERROR: usize = 600;
+
+/// What a path that is not a regular file is, in words.
+fn file_kind(kind: FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a folder"
+    } else {
+        "not a regular file"
+    }
+}
 
 /// How an on-screen keyboard window is shown.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -89,20 +119,60 @@ impl PruneRules {
     }
 
     /// Reads a rules file; missing keys keep their defaults, unknown keys are an error.
+    /// Folders, FIFOs and devices are refused before they are opened (a FIFO would wait for
+    /// a writer), and so are files over [`MAX_RULES_BYTES`].
     pub fn load(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        let io = |reason| Error::Io {
             path: path.into(),
-            source,
-        })?;
-        Self::from_toml(&text).map_err(|message| Error::Rules {
+            reason,
+        };
+        let rules_error = |message| Error::Rules {
             path: path.into(),
             message,
-        })
+        };
+        let kind = std::fs::metadata(path).map_err(io)?.file_type();
+        if !kind.is_file() {
+            return Err(Error::NotAFile {
+                path: path.into(),
+                found: file_kind(kind),
+                wanted: "a rules file (TOML, like assets/rules/default.toml)",
+            });
+        }
+        let file = std::fs::File::open(path).map_err(io)?;
+        let size = file.metadata().map_err(io)?.len();
+        let mut bytes = Vec::new();
+        // Read one byte past the limit, in case the file grew since it was measured.
+        file.take(MAX_RULES_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+        let size = size.max(bytes.len() as u64);
+        if size > MAX_RULES_BYTES {
+            return Err(rules_error(format!(
+                "the file is {size} bytes, over the {MAX_RULES_BYTES}-byte limit for rules; \
+                 the shipped assets/rules/default.toml is under 2 KB: check that this is a rules file"
+            )));
+        }
+        let text = String::from_utf8(bytes).map_err(|e| {
+            rules_error(format!(
+                "not UTF-8 text (at byte {}); write rules as TOML text",
+                e.utf8_error().valid_up_to()
+            ))
+        })?;
+        Self::from_toml(&text).map_err(rules_error)
     }
 
-    /// Parses rules from TOML text; the error names the offending key and line.
+    /// Parses rules from TOML text; the error names the offending key and line, and shows
+    /// the line itself only when it is short.
     pub fn from_toml(text: &str) -> Result<Self, String> {
-        toml::from_str(text).map_err(|e| e.to_string().trim_end().to_owned())
+        toml::from_str(text).map_err(|e| {
+            let shown = e.to_string();
+            if shown.len() <= MAX_SHOWN_ERROR {
+                return shown.trim_end().to_owned();
+            }
+            let (line, column) = line_column(text, e.span().map_or(0, |span| span.start));
+            let message: String = e.message().chars().take(MAX_SHOWN_ERROR).collect();
+            format!("TOML parse error at line {line}, column {column}: {message}")
+        })
     }
 
     /// The rules as a TOML document, exactly what [`PruneRules::load`] reads back.
@@ -112,9 +182,9 @@ impl PruneRules {
 
     /// Writes the rules file.
     pub fn save(&self, path: &Path) -> Result<()> {
-        std::fs::write(path, self.to_toml()).map_err(|source| Error::Io {
+        std::fs::write(path, self.to_toml()).map_err(|reason| Error::Io {
             path: path.into(),
-            source,
+            reason,
         })
     }
 }

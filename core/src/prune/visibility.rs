@@ -1,6 +1,7 @@
 //! What part of each node is on screen: clipped to the display and to scrolling ancestors, minus what higher windows cover.
 
-use crate::model::{Flags, Rect, Tree};
+use super::cover::Containers;
+use crate::model::{Flags, Rect, Tree, WindowKind};
 
 /// Why a node has no visible part.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,6 +24,7 @@ impl Visibility {
     /// Computes visibility in one pass over the arena (parents come before children).
     pub fn of(tree: &Tree) -> Self {
         let display = tree.display_rect();
+        let above = WindowsAbove::of(tree);
         // The clip a node's children inherit: the display, narrowed by each scrolling ancestor.
         let mut child_clip: Vec<Rect> = Vec::with_capacity(tree.nodes.len());
         let mut reported_hidden: Vec<bool> = Vec::with_capacity(tree.nodes.len());
@@ -44,7 +46,7 @@ impl Visibility {
                 Err(Hidden::Reported)
             } else if on_screen.is_empty() || node.bounds.is_empty() {
                 Err(Hidden::Offscreen)
-            } else if is_covered(tree, node.window, &on_screen) {
+            } else if above.cover(tree.windows[node.window].kind, &on_screen) {
                 Err(Hidden::Covered)
             } else {
                 Ok(on_screen)
@@ -63,9 +65,36 @@ impl Visibility {
     }
 }
 
-fn is_covered(tree: &Tree, window: usize, rect: &Rect) -> bool {
-    let layer = tree.windows[window].kind.layer();
-    tree.windows
-        .iter()
-        .any(|w| w.kind.layer() > layer && w.bounds.contains_rect(rect))
+/// For each layer, the windows drawn above it, indexed by their bounds.
+struct WindowsAbove {
+    by_layer: Vec<Containers>,
+}
+
+impl WindowsAbove {
+    fn of(tree: &Tree) -> Self {
+        let top = tree
+            .windows
+            .iter()
+            .map(|w| w.kind.layer())
+            .max()
+            .unwrap_or(0);
+        let by_layer = (0..=top)
+            .map(|layer| {
+                Containers::new(
+                    tree.windows
+                        .iter()
+                        .filter(|w| w.kind.layer() > layer)
+                        .map(|w| w.bounds),
+                )
+            })
+            .collect();
+        Self { by_layer }
+    }
+
+    /// Whether a window drawn above windows of `kind` covers all of `rect`.
+    fn cover(&self, kind: WindowKind, rect: &Rect) -> bool {
+        self.by_layer
+            .get(usize::from(kind.layer()))
+            .is_some_and(|above| above.contain(rect))
+    }
 }

@@ -49,7 +49,7 @@ mod writer;
 
 pub use error::RecordingError;
 pub use reader::{Problem, ProblemKind, Recording, read};
-pub use types::{Actor, Header, ScreenRef, Step, StepOutcome};
+pub use types::{Actor, Durability, Header, ScreenRef, Step, StepOutcome};
 pub use writer::{RecordingWriter, ScreenFiles};
 
 /// The `format` every recording header names.

@@ -20,6 +20,47 @@ pub struct Header {
     pub tapscope: String,
     /// The token encoding the counts were made with, e.g. `o200k`.
     pub encoding: String,
+    /// How far each step was made safe before its call was answered; absent in
+    /// recordings made before this was said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sync: Option<Durability>,
+}
+
+/// How far a written step is safe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Durability {
+    /// Each screen file, then the step line naming it, is synced to disk before the step
+    /// counts as written: a power cut loses no step that was answered.
+    #[default]
+    Step,
+    /// Handed to the operating system only: a crash of tapscope loses no answered step,
+    /// a power cut may lose the latest.
+    None,
+}
+
+impl Durability {
+    pub fn name(self) -> &'static str {
+        match self {
+            Durability::Step => "step",
+            Durability::None => "none",
+        }
+    }
+}
+
+impl std::str::FromStr for Durability {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "step" => Ok(Durability::Step),
+            "none" => Ok(Durability::None),
+            other => Err(format!(
+                "unknown sync {other:?}: use step (each step on disk before it is answered) \
+                 or none (left to the operating system)"
+            )),
+        }
+    }
 }
 
 impl Header {
@@ -37,7 +78,19 @@ impl Header {
             device: device.into(),
             tapscope: tapscope_version.into(),
             encoding: encoding.into(),
+            sync: Some(Durability::Step),
         }
+    }
+
+    /// The same header, saying how steps are made safe.
+    pub fn with_durability(mut self, durability: Durability) -> Self {
+        self.sync = Some(durability);
+        self
+    }
+
+    /// How the writer makes steps safe: as said, or step by step when not said.
+    pub fn durability(&self) -> Durability {
+        self.sync.unwrap_or_default()
     }
 }
 

@@ -1,5 +1,7 @@
 //! `RecordingWriter`: the header, then steps appended and flushed one line at a time, and
-//! screens stored once each under their content hash.
+//! screens stored once each under their content hash; with [`Durability::Step`] every
+//! screen file, then the step line that names it, is synced to disk before `append`
+//! returns.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -9,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use super::{Header, RecordingError, SCREENS_DIR, SESSION_FILE, ScreenRef, Step};
+use super::{Durability, Header, RecordingError, SCREENS_DIR, SESSION_FILE, ScreenRef, Step};
 
 /// One screen's contents, handed to [`RecordingWriter::store_screen`].
 #[derive(Clone, Copy)]
@@ -46,7 +48,10 @@ impl fmt::Debug for ScreenFiles<'_> {
 pub struct RecordingWriter {
     dir: PathBuf,
     log_name: PathBuf,
-    log: Box<dyn Write + Send>,
+    log: Log,
+    durability: Durability,
+    /// A screen file was renamed into `screens/` since the folder was last synced.
+    unsynced_names: bool,
     /// Screen file names (`<hash>.<ext>`) known to be in `screens/`.
     stored: HashSet<String>,
     last_step: u64,
@@ -63,6 +68,7 @@ impl fmt::Debug for RecordingWriter {
             .field("stored_files", &self.stored.len())
             .field("last_step", &self.last_step)
             .field("broken_line", &self.broken_line)
+            .field("durability", &self.durability)
             .finish_non_exhaustive()
     }
 }
@@ -96,24 +102,36 @@ impl RecordingWriter {
                     }
                 }
             })?;
-        Self::with_sink(dir, &log_name, Box::new(file), header)
+        Self::start(dir, &log_name, Log::File(file), header)
     }
 
     /// Like [`create`](Self::create), but the log goes to `sink` instead of
     /// `dir/session.jsonl`; screens still go to `dir/screens`. `log_name` is the name
     /// errors give the log. For tests (a full disk is `/dev/full`) and for logs kept
     /// elsewhere.
+    /// A sink cannot be synced: it is flushed.
     pub fn with_sink(
         dir: &Path,
         log_name: &Path,
         sink: Box<dyn Write + Send>,
         header: &Header,
     ) -> Result<Self, RecordingError> {
+        Self::start(dir, log_name, Log::Sink(sink), header)
+    }
+
+    fn start(
+        dir: &Path,
+        log_name: &Path,
+        log: Log,
+        header: &Header,
+    ) -> Result<Self, RecordingError> {
         create_dir(&dir.join(SCREENS_DIR))?;
         let mut writer = Self {
             dir: dir.to_path_buf(),
             log_name: log_name.to_path_buf(),
-            log: sink,
+            log,
+            durability: header.durability(),
+            unsynced_names: false,
             stored: HashSet::new(),
             last_step: 0,
             broken_line: false,
@@ -153,31 +171,52 @@ impl RecordingWriter {
     }
 
     /// Appends `step` as one JSON line, numbered 1, 2, 3… whatever its `step` field says,
-    /// written with one `write_all` and flushed. Returns the number given. A step whose
+    /// written with one `write_all` and flushed (and synced, with the screen folder's new
+    /// names first, under [`Durability::Step`]). Returns the number given. A step whose
     /// write failed does not use up a number.
     pub fn append(&mut self, step: &Step) -> Result<u64, RecordingError> {
-        let number = self.last_step + 1;
-        let mut numbered = step.clone();
-        numbered.step = number;
+        self.append_all(std::slice::from_ref(step))
+    }
+
+    /// Appends `steps` in order as [`append`](Self::append) does one, with one write and
+    /// one sync for them all (what several callers waiting at once share); returns the
+    /// number the first was given. When the write fails none of them is numbered.
+    pub fn append_all(&mut self, steps: &[Step]) -> Result<u64, RecordingError> {
+        if self.unsynced_names && self.durability == Durability::Step {
+            let screens = self.dir.join(SCREENS_DIR);
+            sync_dir(&screens).map_err(|source| RecordingError::Write {
+                path: screens,
+                source,
+            })?;
+            self.unsynced_names = false;
+        }
+        let first = self.last_step + 1;
         // After a failed write the log may end in half a line: end it first, so the reader
         // sees one bad line there rather than this step glued onto it.
-        let mut line = if self.broken_line {
+        let mut lines = if self.broken_line {
             vec![b'\n']
         } else {
             Vec::new()
         };
-        serde_json::to_writer(&mut line, &numbered).map_err(|source| RecordingError::Encode {
-            step: number,
-            source,
-        })?;
-        line.push(b'\n');
-        self.write_line(&line)?;
-        self.last_step = number;
-        Ok(number)
+        for (number, step) in (first..).zip(steps) {
+            let mut numbered = step.clone();
+            numbered.step = number;
+            serde_json::to_writer(&mut lines, &numbered).map_err(|source| {
+                RecordingError::Encode {
+                    step: number,
+                    source,
+                }
+            })?;
+            lines.push(b'\n');
+        }
+        self.write_line(&lines)?;
+        self.last_step += steps.len() as u64;
+        Ok(first)
     }
 
     fn write_line(&mut self, line: &[u8]) -> Result<(), RecordingError> {
-        let result = self.log.write_all(line).and_then(|()| self.log.flush());
+        let sync = self.durability == Durability::Step;
+        let result = self.log.write_line(line, sync);
         self.broken_line = result.is_err();
         result.map_err(|source| RecordingError::Write {
             path: self.log_name.clone(),
@@ -201,7 +240,8 @@ impl RecordingWriter {
                 std::process::id(),
                 self.temp_counter
             ));
-            let written = write_new(&temp, bytes).and_then(|()| fs::rename(&temp, &target));
+            let sync = self.durability == Durability::Step;
+            let written = write_new(&temp, bytes, sync).and_then(|()| fs::rename(&temp, &target));
             if let Err(source) = written {
                 // Best effort: a leftover temporary file is harmless but untidy.
                 let _ = fs::remove_file(&temp);
@@ -212,8 +252,33 @@ impl RecordingWriter {
             }
         }
         self.stored.insert(name);
+        self.unsynced_names = true;
         Ok(relative)
     }
+}
+
+/// Where the step lines go: the recording's own file, or a sink (tests, logs kept
+/// elsewhere) that can only be flushed.
+enum Log {
+    File(File),
+    Sink(Box<dyn Write + Send>),
+}
+
+impl Log {
+    fn write_line(&mut self, line: &[u8], sync: bool) -> io::Result<()> {
+        match self {
+            Log::File(file) => {
+                file.write_all(line)?;
+                if sync { file.sync_data() } else { Ok(()) }
+            }
+            Log::Sink(sink) => sink.write_all(line).and_then(|()| sink.flush()),
+        }
+    }
+}
+
+/// Makes the names in `dir` durable (a rename is only on disk once its folder is).
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    File::open(dir)?.sync_all()
 }
 
 fn create_dir(dir: &Path) -> Result<(), RecordingError> {
@@ -223,10 +288,10 @@ fn create_dir(dir: &Path) -> Result<(), RecordingError> {
     })
 }
 
-fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
+fn write_new(path: &Path, bytes: &[u8], sync: bool) -> io::Result<()> {
     let mut file = File::create(path)?;
     file.write_all(bytes)?;
-    file.flush()
+    if sync { file.sync_all() } else { file.flush() }
 }
 
 /// The first 16 hex digits of the SHA-256 of `bytes`.

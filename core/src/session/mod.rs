@@ -18,7 +18,7 @@ pub use observe::{Observation, Screenshot, structure_hash};
 
 use observe::Look;
 
-use crate::device::{Device, DeviceError, Key};
+use crate::device::{Capture, Device, DeviceError, Key};
 use crate::geometry::{ImageScale, Point, ScaleError};
 use crate::handle::{Handle, HandleError, resolve, tap_point};
 use crate::model::{Flags, Rect};
@@ -189,7 +189,7 @@ struct State<D, C> {
     /// The last peeked screenshot and when the observation that was latest then was
     /// dumped: one per observation, not per version (a self-drawn screen keeps its version
     /// while its pixels change).
-    peeked: Option<(Duration, Screenshot)>,
+    peeked: Option<(Duration, Arc<Capture>)>,
 }
 
 impl<D: Device, C: Clock> Session<D, C> {
@@ -250,28 +250,36 @@ impl<D: Device, C: Clock> Session<D, C> {
     /// from now on.
     pub fn screenshot(&self) -> Result<Screenshot, SessionError> {
         let mut state = self.lock();
-        let png = state.device.screenshot_png()?;
-        let shot = observe::downsample(&png, None, state.config.fallback_longest_side)?;
+        let longest_side = state.config.fallback_longest_side;
+        let capture = state.device.capture(longest_side)?;
+        let shot = Screenshot::of(&capture, None, state.config.fallback_longest_side)?;
         let version = state.latest.as_ref().map(|o| o.version.clone());
         state.screenshot = Some((shot.scale(), version));
         Ok(shot)
     }
 
-    /// A screenshot like [`Session::screenshot`] that leaves pixel actions on the agent's
-    /// last one: for recordings and viewers. Taken once per observation, so a recording
-    /// and a viewer of the same moment share it (one screencap, not two).
-    pub fn peek_screenshot(&self) -> Result<Screenshot, SessionError> {
+    /// The screen as the device captured it, leaving pixel actions on the agent's last
+    /// screenshot: for recordings and viewers, who downsample it off the session's lock
+    /// ([`Screenshot::of`]). Taken once per observation, so a recording and a viewer of the
+    /// same moment share it (one screencap, not two).
+    pub fn peek_capture(&self) -> Result<Arc<Capture>, SessionError> {
         let mut state = self.lock();
         let moment = state.latest.as_ref().map(|o| o.dumped_at);
-        if let Some((seen, shot)) = &state.peeked
+        if let Some((seen, capture)) = &state.peeked
             && moment == Some(*seen)
         {
-            return Ok(shot.clone());
+            return Ok(Arc::clone(capture));
         }
-        let png = state.device.screenshot_png()?;
-        let shot = observe::downsample(&png, None, state.config.fallback_longest_side)?;
-        state.peeked = moment.map(|at| (at, shot.clone()));
-        Ok(shot)
+        let longest_side = state.config.fallback_longest_side;
+        let capture = Arc::new(state.device.capture(longest_side)?);
+        state.peeked = moment.map(|at| (at, Arc::clone(&capture)));
+        Ok(capture)
+    }
+
+    /// [`Session::peek_capture`], downsampled as observations' screenshots are.
+    pub fn peek_screenshot(&self) -> Result<Screenshot, SessionError> {
+        let capture = self.peek_capture()?;
+        Screenshot::of(&capture, None, self.lock().config.fallback_longest_side)
     }
 
     /// Checks the action against the latest snapshot (a stale handle is refused without

@@ -7,7 +7,9 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::{SessionConfig, SessionError};
-use crate::device::Device;
+use crate::device::{Capture, Device};
+use image::ImageEncoder;
+
 use crate::geometry::{ImageScale, downsampled};
 use crate::handle::Handle;
 use crate::model::{Size, Tree};
@@ -145,7 +147,7 @@ pub(super) fn observe<D: Device, C: Clock>(
         if !observation.pruned.fallback {
             return Ok(observation);
         }
-        let png = device.screenshot_png()?;
+        let capture = device.capture(config.fallback_longest_side)?;
         observation.screenshot_at = Some(clock.now());
         attempt += 1;
         // The screenshot must show the moment the dump did: retake both if the tree moved.
@@ -166,8 +168,8 @@ pub(super) fn observe<D: Device, C: Clock>(
                 dumped_at = again_at;
             }
             _ => {
-                observation.fallback = Some(downsample(
-                    &png,
+                observation.fallback = Some(Screenshot::of(
+                    &capture,
                     Some(observation.tree.display),
                     config.fallback_longest_side,
                 )?);
@@ -177,41 +179,59 @@ pub(super) fn observe<D: Device, C: Clock>(
     }
 }
 
-/// The screenshot `png` at most `longest_side` pixels long, for a display of `display`
-/// (the PNG's own size when `None`).
-pub(super) fn downsample(
-    png: &[u8],
-    display: Option<Size>,
-    longest_side: u32,
-) -> Result<Screenshot, SessionError> {
-    let image = image::load_from_memory_with_format(png, image::ImageFormat::Png)
-        .map_err(|e| SessionError::Image(e.to_string()))?;
-    let display = display.unwrap_or(Size {
-        width: i32::try_from(image.width()).unwrap_or(i32::MAX),
-        height: i32::try_from(image.height()).unwrap_or(i32::MAX),
-    });
-    let size = downsampled(display, longest_side);
-    let resized = image.resize_exact(
-        size.width.max(1) as u32,
-        size.height.max(1) as u32,
-        image::imageops::FilterType::Triangle,
-    );
-    let mut bytes = Vec::new();
-    resized
-        .write_to(
-            &mut std::io::Cursor::new(&mut bytes),
-            image::ImageFormat::Png,
+impl Screenshot {
+    /// `capture` at most `longest_side` pixels long, for a display of `display` (the
+    /// capture's own size when `None`).
+    pub fn of(
+        capture: &Capture,
+        display: Option<Size>,
+        longest_side: u32,
+    ) -> Result<Self, SessionError> {
+        let decoded;
+        let (pixels, captured) = match capture {
+            Capture::Pixels { pixels, display } => (pixels, *display),
+            Capture::Png(_) => {
+                decoded = capture.image().map_err(SessionError::Image)?.into_rgb8();
+                let size = Size {
+                    width: i32::try_from(decoded.width()).unwrap_or(i32::MAX),
+                    height: i32::try_from(decoded.height()).unwrap_or(i32::MAX),
+                };
+                (&decoded, size)
+            }
+        };
+        let display = display.unwrap_or(captured);
+        let size = downsampled(display, longest_side);
+        let (w, h) = (size.width.max(1) as u32, size.height.max(1) as u32);
+        // An area average (image's thumbnail): a fifth of a triangle filter's time on a
+        // phone-sized frame, and as sharp at these ratios; nothing when drawn to size.
+        let resized = if (pixels.width(), pixels.height()) == (w, h) {
+            std::borrow::Cow::Borrowed(pixels)
+        } else {
+            std::borrow::Cow::Owned(image::imageops::thumbnail(pixels, w, h))
+        };
+        let mut png = Vec::new();
+        image::codecs::png::PngEncoder::new_with_quality(
+            &mut png,
+            image::codecs::png::CompressionType::Fast,
+            image::codecs::png::FilterType::Sub,
+        )
+        .write_image(
+            resized.as_raw(),
+            resized.width(),
+            resized.height(),
+            image::ExtendedColorType::Rgb8,
         )
         .map_err(|e| SessionError::Image(e.to_string()))?;
-    let rule = ImageScale {
-        display,
-        image: size,
+        let rule = ImageScale {
+            display,
+            image: size,
+        }
+        .rule();
+        Ok(Screenshot {
+            png,
+            display,
+            image: size,
+            rule,
+        })
     }
-    .rule();
-    Ok(Screenshot {
-        png: bytes,
-        display,
-        image: size,
-        rule,
-    })
 }

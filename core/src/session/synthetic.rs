@@ -16,7 +16,7 @@ use crate::device::Key;
 use crate::device::sim::Sim;
 use crate::handle::Handle;
 use crate::model::Flags;
-use crate::recording::{
+use crate::recording::{Durability, 
     Header, RecordingError, RecordingWriter, ScreenFiles, ScreenRef, Step, StepOutcome,
 };
 use crate::stability::{Clock, SettleConfig, VirtualClock};
@@ -51,12 +51,14 @@ pub fn write(dir: &Path, steps: usize, seed: u64) -> Result<Generated, Recording
         ..SessionConfig::default()
     };
     let session = Session::new(Sim::new(clock.clone(), seed), clock.clone(), config);
+    // Generated data: nothing is lost that cannot be generated again.
     let header = Header::new(
         "sim",
         env!("CARGO_PKG_VERSION"),
         Encoding::O200k.name(),
         STARTED_AT_MS,
-    );
+    )
+    .with_durability(Durability::None);
     let mut agent = Agent {
         writer: RecordingWriter::create(dir, &header)?,
         rng: fastrand::Rng::with_seed(seed),
@@ -310,7 +312,7 @@ fn handle_of(action: &Action) -> Option<&Handle> {
 }
 
 fn count(text: &str) -> u32 {
-    u32::try_from(Encoding::O200k.count(text)).unwrap_or(u32::MAX)
+    u32::try_from(Encoding::O200k.count(text).tokens()).unwrap_or(u32::MAX)
 }
 
 fn millis(d: Duration) -> u64 {

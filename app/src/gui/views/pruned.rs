@@ -15,7 +15,7 @@ pub fn pruned_ui(
     let max_tokens = inspection
         .lines
         .iter()
-        .map(|l| l.tokens)
+        .map(|l| l.tokens.tokens())
         .max()
         .unwrap_or(1)
         .max(1);
@@ -35,7 +35,7 @@ pub fn pruned_ui(
             let line = &inspection.lines[row];
             let mut text = egui::RichText::new(&line.text).monospace();
             if heat_map && line.node.is_some() {
-                let heat = line.tokens as f32 / max_tokens as f32;
+                let heat = line.tokens.tokens() as f32 / max_tokens as f32;
                 text = text.background_color(colors::LOST.gamma_multiply(0.05 + 0.45 * heat));
             }
             if line.node.is_some() && line.node == selection.shown_hover() {

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use tapscope_core::inspect::{Change, Inspection, line_diff};
 use tapscope_core::prune::{KeyboardMode, PruneRules};
 use tapscope_core::recall::LostNode;
+use tapscope_core::tokens::TokenCount;
 
 use super::banner::Banner;
 use super::{colors, line_rows_ui};
@@ -268,7 +269,7 @@ fn effect_ui(
 ) {
     let (base, now) = (baseline.stats.pruned_tokens, current.stats.pruned_tokens);
     let text = egui::RichText::new(token_delta(base, now)).strong();
-    ui.label(match now.cmp(&base) {
+    ui.label(match now.tokens().cmp(&base.tokens()) {
         Ordering::Less => text.color(colors::ADDED),
         Ordering::Greater => text.color(colors::REMOVED),
         Ordering::Equal => text,
@@ -314,16 +315,17 @@ fn lost_label(node: &LostNode) -> String {
 }
 
 /// The current token count and how it differs from the baseline's, e.g.
-/// "721 tokens (−38 vs baseline, −5.0%)".
-pub fn token_delta(baseline: usize, current: usize) -> String {
+/// "721 tokens (−38 vs baseline, −5.0%)"; an estimate starts with "≈".
+pub fn token_delta(baseline: TokenCount, current: TokenCount) -> String {
+    let (baseline, shown, current) = (baseline.tokens(), current, current.tokens());
     let sign = match current.cmp(&baseline) {
         Ordering::Less => '−',
         Ordering::Greater => '+',
-        Ordering::Equal => return format!("{current} tokens (same as baseline)"),
+        Ordering::Equal => return format!("{shown} tokens (same as baseline)"),
     };
     let delta = current.abs_diff(baseline);
     let percent = delta as f64 * 100.0 / baseline.max(1) as f64;
-    format!("{current} tokens ({sign}{delta} vs baseline, {sign}{percent:.1}%)")
+    format!("{shown} tokens ({sign}{delta} vs baseline, {sign}{percent:.1}%)")
 }
 
 fn diff_ui(ui: &mut egui::Ui, rows: &[DiffRow]) {
@@ -475,10 +477,27 @@ mod tests {
 
     #[test]
     fn token_delta_reads_as_signed_count_and_percent() {
-        assert_eq!(token_delta(759, 721), "721 tokens (−38 vs baseline, −5.0%)");
-        assert_eq!(token_delta(200, 210), "210 tokens (+10 vs baseline, +5.0%)");
-        assert_eq!(token_delta(5, 5), "5 tokens (same as baseline)");
-        assert_eq!(token_delta(0, 3), "3 tokens (+3 vs baseline, +300.0%)");
+        use tapscope_core::tokens::TokenCount::{Estimate, Exact};
+        assert_eq!(
+            token_delta(Exact(759), Exact(721)),
+            "721 tokens (−38 vs baseline, −5.0%)"
+        );
+        assert_eq!(
+            token_delta(Exact(200), Exact(210)),
+            "210 tokens (+10 vs baseline, +5.0%)"
+        );
+        assert_eq!(
+            token_delta(Exact(5), Exact(5)),
+            "5 tokens (same as baseline)"
+        );
+        assert_eq!(
+            token_delta(Exact(0), Exact(3)),
+            "3 tokens (+3 vs baseline, +300.0%)"
+        );
+        assert_eq!(
+            token_delta(Estimate(759), Estimate(721)),
+            "≈721 tokens (−38 vs baseline, −5.0%)"
+        );
     }
 
     #[test]

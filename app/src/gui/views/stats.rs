@@ -6,6 +6,10 @@ use super::colors;
 use crate::gui::document::Document;
 use crate::gui::selection::Selection;
 
+/// What `≈` before a token count means.
+const ESTIMATE_NOTE: &str = "≈ marks an estimate: the text is over 4 MiB, or holds a whitespace \
+                             run too long to count exactly";
+
 pub fn stats_ui(
     ui: &mut egui::Ui,
     document: &Document,
@@ -23,13 +27,16 @@ pub fn stats_ui(
         ui.separator();
         ui.label(format!("nodes {} -> {}", stats.raw_nodes, stats.kept_nodes));
         ui.separator();
-        ui.strong(format!(
+        let tokens = ui.strong(format!(
             "tokens ({}) {} -> {}  ({:.1}× fewer)",
             stats.encoding,
             stats.raw_tokens,
             stats.pruned_tokens,
             stats.reduction()
         ));
+        if !(stats.raw_tokens.is_exact() && stats.pruned_tokens.is_exact()) {
+            tokens.on_hover_text(ESTIMATE_NOTE);
+        }
         ui.separator();
         ui.label(format!("semantic nodes {}", stats.semantic_nodes));
         ui.separator();

@@ -18,7 +18,7 @@ mod tests;
 
 use std::time::Duration;
 
-use crate::device::{Device, DeviceError, Display, Key};
+use crate::device::{Capture, Device, DeviceError, Display, Key};
 use crate::geometry::Point;
 use crate::model::{Flags, Size};
 use crate::stability::Clock;
@@ -274,11 +274,18 @@ impl<C: Clock + Clone + Send> Device for Sim<C> {
     }
 
     fn screenshot_png(&mut self) -> Result<Vec<u8>, DeviceError> {
-        let (nodes, shift) = self.frame(false);
-        let paint = self.screen().map_or(&[][..], |s| s.paint.as_slice());
-        render::png(&nodes, paint, shift, DISPLAY).map_err(|output| DeviceError::Command {
-            command: "sim screenshot".into(),
-            output,
+        let pixels = self.draw(1.0)?;
+        render::png(&pixels).map_err(screenshot_failed)
+    }
+
+    /// The pixels alone, drawn no larger than asked: whoever needs a PNG encodes it, off
+    /// the session's lock.
+    fn capture(&mut self, longest_side: u32) -> Result<Capture, DeviceError> {
+        let longest = DISPLAY.width.max(DISPLAY.height);
+        let scale = (f64::from(longest_side) / f64::from(longest)).min(1.0);
+        Ok(Capture::Pixels {
+            pixels: self.draw(scale)?,
+            display: DISPLAY,
         })
     }
 
@@ -430,6 +437,22 @@ impl<C: Clock + Clone + Send> Device for Sim<C> {
             Duration::from_millis(600),
         );
         Ok(())
+    }
+}
+
+impl<C: Clock + Clone + Send> Sim<C> {
+    /// What is shown, drawn at `scale` of the display.
+    fn draw(&self, scale: f64) -> Result<image::RgbImage, DeviceError> {
+        let (nodes, shift) = self.frame(false);
+        let paint = self.screen().map_or(&[][..], |s| s.paint.as_slice());
+        render::pixels(&nodes, paint, shift, DISPLAY, scale).map_err(screenshot_failed)
+    }
+}
+
+fn screenshot_failed(output: String) -> DeviceError {
+    DeviceError::Command {
+        command: "sim screenshot".into(),
+        output,
     }
 }
 

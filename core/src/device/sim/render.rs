@@ -95,40 +95,43 @@ const BAR: Rgb<u8> = Rgb([30, 30, 36]);
 
 /// A wireframe: self-drawn paint first, then a box per node, a filled block where text
 /// is (no fonts), and a filled knob for checked switches. `shift_x` slides the paint
-/// with the app window.
-pub(super) fn png(
+/// with the app window. Drawn at `scale` of the display (1 for full size): a smaller
+/// picture costs its callers less to encode.
+pub(super) fn pixels(
     nodes: &[Shown],
     paint: &[Paint],
     shift_x: i32,
     size: Size,
-) -> Result<Vec<u8>, String> {
-    let (w, h) = (
-        u32::try_from(size.width).map_err(|e| e.to_string())?,
-        u32::try_from(size.height).map_err(|e| e.to_string())?,
-    );
-    let mut img = RgbImage::from_pixel(w, h, BACKGROUND);
+    scale: f64,
+) -> Result<RgbImage, String> {
+    let scale = scale.clamp(0.01, 1.0);
+    let side = |v: i32| {
+        u32::try_from((f64::from(v) * scale).round() as i64)
+            .map(|n| n.max(1))
+            .map_err(|e| e.to_string())
+    };
+    let mut canvas = Canvas {
+        img: RgbImage::from_pixel(side(size.width)?, side(size.height)?, BACKGROUND),
+        scale,
+    };
     for p in paint {
         let [l, t, r, b] = p.rect;
-        fill(
-            &mut img,
-            Rect::new(l + shift_x, t, r + shift_x, b),
-            Rgb(p.color),
-        );
+        canvas.fill(Rect::new(l + shift_x, t, r + shift_x, b), Rgb(p.color));
     }
     for node in nodes {
         let r = node.visible;
         if node.window == super::view::Win::StatusBar && node.depth == 0 {
-            fill(&mut img, r, BAR);
+            canvas.fill(r, BAR);
         } else if node.flags.contains(Flags::CLICKABLE) {
             // Clickable surfaces (cards, the mini-player, bars) hide what lies under them.
-            fill(&mut img, r, BACKGROUND);
+            canvas.fill(r, BACKGROUND);
         }
         let colour = if node.flags.intersects(Flags::ACTIONS) {
             ACTION
         } else {
             OUTLINE
         };
-        outline(&mut img, r, colour);
+        canvas.outline(r, colour);
         let label = if node.text.is_empty() {
             &node.desc
         } else {
@@ -141,58 +144,72 @@ pub(super) fn png(
             let width = len.saturating_mul(em / 2).min(r.width() - 16);
             let top = r.top + (r.height() - em) / 2;
             let block = Rect::new(r.left + 8, top, r.left + 8 + width, top + em);
-            fill(&mut img, block.intersect(&r), INK);
+            canvas.fill(block.intersect(&r), INK);
         }
         if node.flags.contains(Flags::CHECKED) {
             let knob = Rect::new(r.right - 120, r.top + 16, r.right - 24, r.bottom - 16);
-            fill(&mut img, knob.intersect(&r), ON);
+            canvas.fill(knob.intersect(&r), ON);
         }
     }
+    Ok(canvas.img)
+}
+
+/// `img` as a PNG, encoded fast.
+pub(super) fn png(img: &RgbImage) -> Result<Vec<u8>, String> {
     let mut bytes = Vec::new();
     image::codecs::png::PngEncoder::new_with_quality(
         &mut bytes,
         image::codecs::png::CompressionType::Fast,
         image::codecs::png::FilterType::Sub,
     )
-    .write_image(img.as_raw(), w, h, image::ExtendedColorType::Rgb8)
+    .write_image(
+        img.as_raw(),
+        img.width(),
+        img.height(),
+        image::ExtendedColorType::Rgb8,
+    )
     .map_err(|e| e.to_string())?;
     Ok(bytes)
 }
 
-/// The part of `r` on the image, as pixel ranges.
-fn on_image(img: &RgbImage, r: Rect) -> Option<(u32, u32, u32, u32)> {
-    let area = Rect::new(
-        0,
-        0,
-        i32::try_from(img.width()).ok()?,
-        i32::try_from(img.height()).ok()?,
-    );
-    let c = r.intersect(&area);
-    if c.is_empty() {
-        return None;
-    }
-    let u = |v: i32| u32::try_from(v).ok();
-    Some((u(c.left)?, u(c.top)?, u(c.right)?, u(c.bottom)?))
+/// An image drawn in display coordinates, at a scale of the display.
+struct Canvas {
+    img: RgbImage,
+    scale: f64,
 }
 
-fn fill(img: &mut RgbImage, r: Rect, colour: Rgb<u8>) {
-    if let Some((l, t, rt, b)) = on_image(img, r) {
-        for y in t..b {
-            for x in l..rt {
-                img.put_pixel(x, y, colour);
+impl Canvas {
+    /// The pixels of `r` (display coordinates) on the image, as ranges.
+    fn on_image(&self, r: Rect) -> Option<(u32, u32, u32, u32)> {
+        let at = |v: i32| (f64::from(v) * self.scale).round() as i64;
+        let clamp = |v: i64, max: u32| u32::try_from(v.clamp(0, i64::from(max))).ok();
+        let (w, h) = (self.img.width(), self.img.height());
+        let (l, t) = (clamp(at(r.left), w)?, clamp(at(r.top), h)?);
+        let (right, b) = (clamp(at(r.right), w)?, clamp(at(r.bottom), h)?);
+        (l < right && t < b).then_some((l, t, right, b))
+    }
+
+    fn fill(&mut self, r: Rect, colour: Rgb<u8>) {
+        if let Some((l, t, right, b)) = self.on_image(r) {
+            for y in t..b {
+                for x in l..right {
+                    self.img.put_pixel(x, y, colour);
+                }
             }
         }
     }
-}
 
-fn outline(img: &mut RgbImage, r: Rect, colour: Rgb<u8>) {
-    let lines = [
-        Rect::new(r.left, r.top, r.right, r.top + 2),
-        Rect::new(r.left, r.bottom - 2, r.right, r.bottom),
-        Rect::new(r.left, r.top, r.left + 2, r.bottom),
-        Rect::new(r.right - 2, r.top, r.right, r.bottom),
-    ];
-    for line in lines {
-        fill(img, line.intersect(&r), colour);
+    /// A border 2 display pixels wide, and at least one image pixel.
+    fn outline(&mut self, r: Rect, colour: Rgb<u8>) {
+        let width = (1.0 / self.scale).ceil().max(2.0) as i32;
+        let lines = [
+            Rect::new(r.left, r.top, r.right, r.top + width),
+            Rect::new(r.left, r.bottom - width, r.right, r.bottom),
+            Rect::new(r.left, r.top, r.left + width, r.bottom),
+            Rect::new(r.right - width, r.top, r.right, r.bottom),
+        ];
+        for line in lines {
+            self.fill(line.intersect(&r), colour);
+        }
     }
 }

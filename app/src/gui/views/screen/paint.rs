@@ -179,7 +179,9 @@ fn paint_heat(
     to_screen: &RectTransform,
 ) {
     let costs: Vec<(NodeId, usize)> = (0..document.tree.nodes.len())
-        .filter_map(|id| own_line(inspection, id).map(|line| (id, inspection.lines[line].tokens)))
+        .filter_map(|id| {
+            own_line(inspection, id).map(|line| (id, inspection.lines[line].tokens.tokens()))
+        })
         .collect();
     let max = costs.iter().map(|&(_, t)| t).max().unwrap_or(1).max(1) as f32;
     for (id, tokens) in costs {

@@ -1,0 +1,217 @@
+//! Several agents on one served phone: N = 1, 4 and 8 MCP clients over loopback HTTP on
+//! the sim (virtual clock, zero animations), each looping observe, tap a node it saw, and
+//! now and then press back, for a few seconds; with recording off and on. Prints calls/s,
+//! p95 latency per tool, the taps refused on a screen that had not changed (goal 0) and,
+//! recording, the steps written against the calls made.
+//!
+//! Run with `cargo bench -p tapscope --bench load`.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, ClientConfig};
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
+use tapscope::journal::Journal;
+use tapscope::mcp::http::{PATH, serve_http};
+use tapscope::mcp::{PhoneServer, result_text};
+use tapscope_core::device::sim::Sim;
+use tapscope_core::recording;
+use tapscope_core::session::{Session, SessionConfig};
+use tapscope_core::stability::{Clock, VirtualClock};
+
+/// How long each configuration runs.
+const RUN: Duration = Duration::from_secs(8);
+const STALE: &str = "Token version mismatch";
+
+fn main() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    println!(
+        "| clients | recording | calls/s | p95 observe | p95 tap | p95 press_key | stale refusals | refused on an unchanged screen | steps / calls |"
+    );
+    println!("|---:|---|---:|---:|---:|---:|---:|---:|---|");
+    for clients in [1, 4, 8] {
+        for recording in [false, true] {
+            let dir = tempfile::tempdir().expect("a folder");
+            let record = recording.then(|| dir.path().join("run"));
+            let tally = runtime.block_on(run(clients, record.as_deref()));
+            let (steps, unchanged) = match record.as_deref() {
+                Some(dir) => {
+                    let read = recording::read(dir).expect("the recording reads");
+                    (
+                        format!("{} / {}", read.steps.len(), tally.calls),
+                        refused_on_unchanged(dir, &read).to_string(),
+                    )
+                }
+                None => ("-".into(), "-".into()),
+            };
+            println!(
+                "| {clients} | {} | {:.0} | {} | {} | {} | {} | {unchanged} | {steps} |",
+                if recording { "on" } else { "off" },
+                tally.calls as f64 / tally.took.as_secs_f64(),
+                p95(&tally, "observe"),
+                p95(&tally, "tap"),
+                p95(&tally, "press_key"),
+                tally.stale,
+            );
+        }
+    }
+}
+
+fn p95(tally: &Tally, tool: &str) -> String {
+    let mut times = tally.latencies.get(tool).cloned().unwrap_or_default();
+    if times.is_empty() {
+        return "-".into();
+    }
+    times.sort_unstable();
+    let at = (times.len() * 95 / 100).min(times.len() - 1);
+    format!("{:.1} ms", times[at].as_secs_f64() * 1000.0)
+}
+
+#[derive(Default)]
+struct Tally {
+    calls: usize,
+    took: Duration,
+    latencies: HashMap<&'static str, Vec<Duration>>,
+    stale: usize,
+}
+
+impl Tally {
+    fn add(&mut self, other: Tally) {
+        self.calls += other.calls;
+        self.stale += other.stale;
+        for (tool, times) in other.latencies {
+            self.latencies.entry(tool).or_default().extend(times);
+        }
+    }
+}
+
+/// One configuration: a server on a fresh sim, `clients` clients for [`RUN`].
+async fn run(clients: usize, record: Option<&Path>) -> Tally {
+    let clock = VirtualClock::default();
+    let mut sim = Sim::new(clock.clone(), 1);
+    sim.set_animation_length(Some(Duration::ZERO));
+    let mut server = PhoneServer::new(Session::new(sim, clock.clone(), SessionConfig::default()));
+    if let Some(dir) = record {
+        server = server.with_journal(Journal::create(dir, "sim", clock.now()).expect("journal"));
+    }
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a port");
+    let url = format!("http://{}{PATH}", listener.local_addr().expect("bound"));
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let serving = tokio::spawn(serve_http(listener, None, move || server.clone(), async {
+        let _ = stopped.await;
+    }));
+    let started = Instant::now();
+    let workers: Vec<_> = (0..clients)
+        .map(|k| tokio::spawn(agent(url.clone(), k as u64, started + RUN)))
+        .collect();
+    let mut tally = Tally::default();
+    for worker in workers {
+        tally.add(worker.await.expect("an agent"));
+    }
+    tally.took = started.elapsed();
+    let _ = stop.send(());
+    let _ = serving.await;
+    tally
+}
+
+async fn connect(url: String) -> RunningService<RoleClient, ClientConfig> {
+    ClientConfig::default()
+        .serve(StreamableHttpClientTransport::from_uri(url))
+        .await
+        .expect("connected")
+}
+
+/// One agent: observe, tap a node it saw, sometimes back; until `until`.
+async fn agent(url: String, seed: u64, until: Instant) -> Tally {
+    let client = connect(url).await;
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut tally = Tally::default();
+    while Instant::now() < until {
+        let (tree, _) = timed(&client, &mut tally, "observe", "screen_operation_accessibility", &[]).await;
+        let handles = handles(&tree);
+        if !handles.is_empty() && rng.u8(..4) != 0 {
+            let handle = &handles[rng.usize(..handles.len())];
+            let (said, refused) = timed(&client, &mut tally, "tap", "tap", &[("target", handle)]).await;
+            if refused && said.contains(STALE) {
+                tally.stale += 1;
+            }
+        } else {
+            timed(&client, &mut tally, "press_key", "press_key", &[("key", "back")]).await;
+        }
+    }
+    let _ = client.cancel().await;
+    tally
+}
+
+/// Calls `tool`; its text and whether it was a tool error.
+async fn timed(
+    client: &RunningService<RoleClient, ClientConfig>,
+    tally: &mut Tally,
+    kind: &'static str,
+    tool: &'static str,
+    args: &[(&str, &str)],
+) -> (String, bool) {
+    let map = args
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), serde_json::Value::from(*v)))
+        .collect();
+    let started = Instant::now();
+    let result = client
+        .call_tool(CallToolRequestParams::new(tool).with_arguments(map))
+        .await
+        .expect("answered");
+    tally.latencies.entry(kind).or_default().push(started.elapsed());
+    tally.calls += 1;
+    (result_text(&result), result.is_error == Some(true))
+}
+
+/// Every handle in a tree.
+fn handles(tree: &str) -> Vec<String> {
+    let Some(version) = tree
+        .lines()
+        .find_map(|l| l.strip_prefix("version: \""))
+        .map(|v| v.trim_end_matches('"'))
+    else {
+        return Vec::new();
+    };
+    tree.lines()
+        .filter_map(|l| l.split("i: ").nth(1)?.split_whitespace().next())
+        .map(|i| format!("{version}_{i}"))
+        .collect()
+}
+
+/// Stale refusals whose handle named a screen that read the same as the one on the phone
+/// then (apart from the version line): what the recording says of each refused tap.
+fn refused_on_unchanged(dir: &Path, read: &recording::Recording) -> usize {
+    let mut screens: HashMap<&str, String> = HashMap::new();
+    for step in &read.steps {
+        for screen in [&step.before, &step.after].into_iter().flatten() {
+            screens.entry(&screen.version).or_insert_with(|| {
+                let text = std::fs::read_to_string(dir.join(&screen.pruned)).unwrap_or_default();
+                body(&text).to_owned()
+            });
+        }
+    }
+    read.steps
+        .iter()
+        .filter(|s| s.tool == "tap" && s.message.contains(STALE))
+        .filter(|s| {
+            let named = s.version_used.as_deref().and_then(|v| screens.get(v));
+            let then = s.version_before.as_deref().and_then(|v| screens.get(v));
+            named.is_some() && named == then
+        })
+        .count()
+}
+
+/// A tree below its version line.
+fn body(tree: &str) -> &str {
+    tree.split_once('\n').map_or("", |(_, rest)| rest)
+}
