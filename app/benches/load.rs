@@ -135,16 +135,31 @@ async fn agent(url: String, seed: u64, until: Instant) -> Tally {
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut tally = Tally::default();
     while Instant::now() < until {
-        let (tree, _) = timed(&client, &mut tally, "observe", "screen_operation_accessibility", &[]).await;
+        let (tree, _) = timed(
+            &client,
+            &mut tally,
+            "observe",
+            "screen_operation_accessibility",
+            &[],
+        )
+        .await;
         let handles = handles(&tree);
         if !handles.is_empty() && rng.u8(..4) != 0 {
             let handle = &handles[rng.usize(..handles.len())];
-            let (said, refused) = timed(&client, &mut tally, "tap", "tap", &[("target", handle)]).await;
+            let (said, refused) =
+                timed(&client, &mut tally, "tap", "tap", &[("target", handle)]).await;
             if refused && said.contains(STALE) {
                 tally.stale += 1;
             }
         } else {
-            timed(&client, &mut tally, "press_key", "press_key", &[("key", "back")]).await;
+            timed(
+                &client,
+                &mut tally,
+                "press_key",
+                "press_key",
+                &[("key", "back")],
+            )
+            .await;
         }
     }
     let _ = client.cancel().await;
@@ -168,7 +183,11 @@ async fn timed(
         .call_tool(CallToolRequestParams::new(tool).with_arguments(map))
         .await
         .expect("answered");
-    tally.latencies.entry(kind).or_default().push(started.elapsed());
+    tally
+        .latencies
+        .entry(kind)
+        .or_default()
+        .push(started.elapsed());
     tally.calls += 1;
     (result_text(&result), result.is_error == Some(true))
 }

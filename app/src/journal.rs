@@ -16,11 +16,11 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use tapscope_core::device::Capture;
 use tapscope_core::recording::{
     Actor, Durability, Header, RecordingError, RecordingWriter, ScreenFiles, ScreenRef, Step,
     StepOutcome,
 };
-use tapscope_core::device::Capture;
 use tapscope_core::session::{Observation, Outcome, Screenshot};
 use tapscope_core::stability::SettleReport;
 use tapscope_core::tokens::Encoding;
@@ -371,7 +371,11 @@ impl Writer {
 
     /// Stores a screen once: counted, written and shown the first time it is seen (with a
     /// screenshot as soon as one comes), reused after that.
-    fn screen(&mut self, seen: &Observation, shot: Option<Shot>) -> Result<ScreenRef, RecordingError> {
+    fn screen(
+        &mut self,
+        seen: &Observation,
+        shot: Option<Shot>,
+    ) -> Result<ScreenRef, RecordingError> {
         let key = fingerprint(seen);
         let known = self.stored.get(&key);
         if let Some(stored) = known

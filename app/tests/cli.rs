@@ -78,6 +78,22 @@ fn prunes_the_shipped_sample_to_yaml() {
 }
 
 #[test]
+fn the_version_is_the_screens_own_in_every_run_and_format() {
+    let first = stdout(&tapscope(&["prune", &sample()]));
+    let again = stdout(&tapscope(&["prune", &sample()]));
+    assert_eq!(first, again, "the same dump prunes to the same text");
+    let (version_line, body) = first.split_once('\n').expect("a version line");
+    let version = version_line
+        .strip_prefix("version: \"")
+        .and_then(|v| v.strip_suffix('"'))
+        .expect("the version quoted");
+    assert_eq!(version, tapscope_core::render::content_version(body));
+    let json = stdout(&tapscope(&["prune", "--format", "json", &sample()]));
+    let json: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
+    assert_eq!(json["version"], version, "JSON names the same screen");
+}
+
+#[test]
 fn json_format_is_valid_json_with_bounds_and_raw_ids() {
     let output = tapscope(&["prune", "--format", "json", &sample()]);
     assert!(output.status.success(), "{}", stderr(&output));

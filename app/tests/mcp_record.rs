@@ -150,7 +150,10 @@ async fn calls_refused_before_any_tool_runs_are_steps_too() {
     let rejected: [(&'static str, serde_json::Value); 4] = [
         ("tap", json!({})),
         ("tap", json!({ "target": 5 })),
-        ("scroll", json!({ "target": handle_of(&home, "TapTube"), "direction": "sideways" })),
+        (
+            "scroll",
+            json!({ "target": handle_of(&home, "TapTube"), "direction": "sideways" }),
+        ),
         ("fly", json!({ "to": "moon" })),
     ];
     for (tool, arguments) in rejected {
@@ -183,8 +186,19 @@ async fn calls_refused_before_any_tool_runs_are_steps_too() {
         "every call made is a step"
     );
     assert_eq!(recorded.steps[2].arguments, json!({ "target": 5 }));
-    assert!(recorded.steps[1].message.contains("target"), "{}", recorded.steps[1].message);
-    assert!(recorded.steps[3].message.contains("sideways"), "{}", recorded.steps[3].message);
-    assert_eq!(recorded.header.sync, Some(tapscope_core::recording::Durability::Step));
+    assert!(
+        recorded.steps[1].message.contains("target"),
+        "{}",
+        recorded.steps[1].message
+    );
+    assert!(
+        recorded.steps[3].message.contains("sideways"),
+        "{}",
+        recorded.steps[3].message
+    );
+    assert_eq!(
+        recorded.header.sync,
+        Some(tapscope_core::recording::Durability::Step)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

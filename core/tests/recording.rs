@@ -11,8 +11,8 @@ use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 use serde_json::json;
 use tapscope_core::recording::{
-    self, Actor, Durability, FORMAT_VERSION, Header, ProblemKind, RecordingError, RecordingWriter, ScreenFiles,
-    Step, StepOutcome,
+    self, Actor, Durability, FORMAT_VERSION, Header, ProblemKind, RecordingError, RecordingWriter,
+    ScreenFiles, Step, StepOutcome,
 };
 
 fn header() -> Header {
@@ -746,7 +746,11 @@ fn steps_written_together_are_numbered_in_order_and_the_header_says_how_safe_the
     let mut writer = RecordingWriter::create(&folder, &header()).unwrap();
     assert_eq!(writer.append(&tap("a1_1")).unwrap(), 1);
     let batch = [tap("a2_1"), tap("a2_2"), tap("a2_3")];
-    assert_eq!(writer.append_all(&batch).unwrap(), 2, "the first of the batch");
+    assert_eq!(
+        writer.append_all(&batch).unwrap(),
+        2,
+        "the first of the batch"
+    );
     assert_eq!(writer.append(&tap("a3_1")).unwrap(), 5);
     drop(writer);
     let read = recording::read(&folder).unwrap();
@@ -757,7 +761,13 @@ fn steps_written_together_are_numbered_in_order_and_the_header_says_how_safe_the
         .collect();
     assert_eq!(
         numbered,
-        [(1, "a1_1"), (2, "a2_1"), (3, "a2_2"), (4, "a2_3"), (5, "a3_1")]
+        [
+            (1, "a1_1"),
+            (2, "a2_1"),
+            (3, "a2_2"),
+            (4, "a2_3"),
+            (5, "a3_1")
+        ]
     );
     assert_eq!(read.header.sync, Some(Durability::Step));
 

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use tapscope_core::parse;
-use tapscope_core::prune::{PruneRules, prune};
+use tapscope_core::prune::PruneRules;
 use tapscope_core::render;
 use tapscope_core::report::Stats;
 use tapscope_core::tokens::Encoding;
@@ -72,7 +72,8 @@ pub fn run(args: &PruneArgs) -> anyhow::Result<Outcome> {
     };
     let text = parse::decode(&bytes).with_context(|| format!("cannot read {name}"))?;
     let tree = parse::parse_str(&text).with_context(|| format!("cannot read {name}"))?;
-    let pruned = prune(&tree, &rules);
+    // The version an agent would be given for this screen: the content's own.
+    let (pruned, yaml) = render::versioned(&tree, &rules);
     let mut stdout = Stdout::lock();
     if args.stats {
         let stats = Stats::measure(&text, &tree, &pruned, args.encoding.into());
@@ -85,7 +86,7 @@ pub fn run(args: &PruneArgs) -> anyhow::Result<Outcome> {
         });
     }
     match args.format {
-        Format::Yaml => write!(stdout, "{}", render::yaml(&pruned))?,
+        Format::Yaml => write!(stdout, "{yaml}")?,
         Format::Json => writeln!(stdout, "{}", render::json(&pruned))?,
     }
     stdout.flush()?;

@@ -240,13 +240,17 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
         let after = done
             .observation()
             .and(self.session.latest())
-            .filter(|latest| done.observation().is_some_and(|o| o.version == latest.version));
+            .filter(|latest| {
+                done.observation()
+                    .is_some_and(|o| o.version == latest.version)
+            });
         // Captured now, while the screen is the one the call left (encoded by the writer),
         // unless it has one already: the one the agent got, or the journal's.
         let screenshot = match after.as_deref() {
-            Some(seen) if seen.fallback.is_some() => {
-                seen.fallback.as_ref().map(|shot| Shot::Png(shot.png.clone()))
-            }
+            Some(seen) if seen.fallback.is_some() => seen
+                .fallback
+                .as_ref()
+                .map(|shot| Shot::Png(shot.png.clone())),
             Some(seen) if writer.has_screenshot(seen) => None,
             Some(_) => self.session.peek_capture().ok().map(Shot::Captured),
             None => None,

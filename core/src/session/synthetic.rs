@@ -16,8 +16,8 @@ use crate::device::Key;
 use crate::device::sim::Sim;
 use crate::handle::Handle;
 use crate::model::Flags;
-use crate::recording::{Durability, 
-    Header, RecordingError, RecordingWriter, ScreenFiles, ScreenRef, Step, StepOutcome,
+use crate::recording::{
+    Durability, Header, RecordingError, RecordingWriter, ScreenFiles, ScreenRef, Step, StepOutcome,
 };
 use crate::stability::{Clock, SettleConfig, VirtualClock};
 use crate::tokens::Encoding;
