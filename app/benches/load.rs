@@ -1,13 +1,14 @@
 //! Several agents on one served phone: N = 1, 4 and 8 MCP clients over loopback HTTP on
 //! the sim (virtual clock, zero animations), each looping observe, tap a node it saw, and
-//! now and then press back, for a few seconds; with recording off and on. Prints calls/s,
+//! now and then press back, for a few seconds; with recording off, on (each step synced to
+//! disk before its call is answered, the default) and on without syncing. Prints calls/s,
 //! p95 latency per tool, the taps refused on a screen that had not changed (goal 0) and,
 //! recording, the steps written against the calls made.
 //!
 //! Run with `cargo bench -p tapscope --bench load`.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use rmcp::ServiceExt;
@@ -18,7 +19,7 @@ use tapscope::journal::Journal;
 use tapscope::mcp::http::{PATH, serve_http};
 use tapscope::mcp::{PhoneServer, result_text};
 use tapscope_core::device::sim::Sim;
-use tapscope_core::recording;
+use tapscope_core::recording::{self, Durability};
 use tapscope_core::session::{Session, SessionConfig};
 use tapscope_core::stability::{Clock, VirtualClock};
 
@@ -35,13 +36,17 @@ fn main() {
         "| clients | recording | calls/s | p95 observe | p95 tap | p95 press_key | stale refusals | refused on an unchanged screen | steps / calls |"
     );
     println!("|---:|---|---:|---:|---:|---:|---:|---:|---|");
+    // Every recording is kept until the end: deleting thousands of files just before the
+    // next run would slow that run's file creation.
+    let mut kept = Vec::new();
     for clients in [1, 4, 8] {
-        for recording in [false, true] {
+        for recording in [None, Some(Durability::Step), Some(Durability::None)] {
             let dir = tempfile::tempdir().expect("a folder");
-            let record = recording.then(|| dir.path().join("run"));
-            let tally = runtime.block_on(run(clients, record.as_deref()));
-            let (steps, unchanged) = match record.as_deref() {
-                Some(dir) => {
+            let record = recording.map(|sync| (dir.path().join("run"), sync));
+            kept.push(dir);
+            let tally = runtime.block_on(run(clients, record.as_ref()));
+            let (steps, unchanged) = match &record {
+                Some((dir, _)) => {
                     let read = recording::read(dir).expect("the recording reads");
                     (
                         format!("{} / {}", read.steps.len(), tally.calls),
@@ -52,7 +57,11 @@ fn main() {
             };
             println!(
                 "| {clients} | {} | {:.0} | {} | {} | {} | {} | {unchanged} | {steps} |",
-                if recording { "on" } else { "off" },
+                match recording {
+                    None => "off",
+                    Some(Durability::Step) => "on, --sync step",
+                    Some(Durability::None) => "on, --sync none",
+                },
                 tally.calls as f64 / tally.took.as_secs_f64(),
                 p95(&tally, "observe"),
                 p95(&tally, "tap"),
@@ -92,13 +101,14 @@ impl Tally {
 }
 
 /// One configuration: a server on a fresh sim, `clients` clients for [`RUN`].
-async fn run(clients: usize, record: Option<&Path>) -> Tally {
+async fn run(clients: usize, record: Option<&(PathBuf, Durability)>) -> Tally {
     let clock = VirtualClock::default();
     let mut sim = Sim::new(clock.clone(), 1);
     sim.set_animation_length(Some(Duration::ZERO));
     let mut server = PhoneServer::new(Session::new(sim, clock.clone(), SessionConfig::default()));
-    if let Some(dir) = record {
-        server = server.with_journal(Journal::create(dir, "sim", clock.now()).expect("journal"));
+    if let Some((dir, sync)) = record {
+        let journal = Journal::create_with(dir, "sim", clock.now(), *sync).expect("journal");
+        server = server.with_journal(journal);
     }
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await

@@ -419,3 +419,47 @@ async fn ctrl_c_stops_the_server_cleanly() {
     assert_eq!(status.code(), Some(0));
     drop(client);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_answered_call_is_in_the_recording_after_kill_9() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let run = dir.path().join("run");
+    let mut server = Server::start(&["--record", run.to_str().expect("UTF-8 path")], None);
+    let url = server.url();
+    // Two agents at once, each observing and tapping what it saw.
+    let agents = (0..2).map(|_| {
+        let url = url.clone();
+        tokio::spawn(async move {
+            let client = connect(&url, None, ProtocolVersion::V_2025_11_25).await;
+            let mut answered = 0;
+            for _ in 0..15 {
+                let tree = observe(&client).await;
+                answered += 1;
+                if let Some(handle) = handle_in(&tree, None) {
+                    let tap = call("tap", serde_json::json!({ "target": handle }));
+                    client.call_tool(tap).await.expect("tap answered");
+                    answered += 1;
+                }
+            }
+            answered
+        })
+    });
+    let mut answered = 0;
+    for agent in agents.collect::<Vec<_>>() {
+        answered += agent.await.expect("an agent");
+    }
+    // The last answer is in; the server dies without a chance to flush anything.
+    server.child.kill().expect("SIGKILL sent");
+    server.child.wait().expect("the server is gone");
+
+    let recorded = tapscope_core::recording::read(&run).expect("the recording reads");
+    assert_eq!(recorded.steps.len(), answered, "one step per answered call");
+    for step in &recorded.steps {
+        for screen in [&step.before, &step.after].into_iter().flatten() {
+            recorded
+                .load_text(&screen.dump)
+                .expect("every screen a step names is whole");
+            recorded.load_text(&screen.pruned).expect("its pruned text");
+        }
+    }
+}

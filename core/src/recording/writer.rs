@@ -50,8 +50,6 @@ pub struct RecordingWriter {
     log_name: PathBuf,
     log: Log,
     durability: Durability,
-    /// A screen file was renamed into `screens/` since the folder was last synced.
-    unsynced_names: bool,
     /// Screen file names (`<hash>.<ext>`) known to be in `screens/`.
     stored: HashSet<String>,
     last_step: u64,
@@ -131,7 +129,6 @@ impl RecordingWriter {
             log_name: log_name.to_path_buf(),
             log,
             durability: header.durability(),
-            unsynced_names: false,
             stored: HashSet::new(),
             last_step: 0,
             broken_line: false,
@@ -152,14 +149,28 @@ impl RecordingWriter {
     /// Stores one screen's files under `screens/`, named by the first 16 hex digits of the
     /// SHA-256 of their bytes; a file already stored is not written again. Each file is
     /// written under a temporary name and then renamed, so a crash never leaves a
-    /// half-written file under a hash name.
+    /// half-written file under a hash name. Under [`Durability::Step`] the new files and
+    /// the folder's new names are synced together (one wait for the disk rather than one a
+    /// file) before this returns, and so before any step line can name them.
     pub fn store_screen(&mut self, screen: &ScreenFiles<'_>) -> Result<ScreenRef, RecordingError> {
-        let dump = self.store_file(screen.dump.as_bytes(), "xml")?;
-        let pruned = self.store_file(screen.pruned.as_bytes(), "yaml")?;
+        let mut written = Vec::new();
+        let dump = self.store_file(screen.dump.as_bytes(), "xml", &mut written)?;
+        let pruned = self.store_file(screen.pruned.as_bytes(), "yaml", &mut written)?;
         let screenshot = match screen.screenshot {
-            Some(png) => Some(self.store_file(png, "png")?),
+            Some(png) => Some(self.store_file(png, "png", &mut written)?),
             None => None,
         };
+        if self.durability == Durability::Step && !written.is_empty() {
+            // The folder with the files: a rename is only on disk once its folder is. No
+            // step line names these files before all of them are synced.
+            let screens = self.dir.join(SCREENS_DIR);
+            let folder = File::open(&screens).map_err(|source| RecordingError::Write {
+                path: screens.clone(),
+                source,
+            })?;
+            written.push((folder, screens));
+            sync_all_at_once(written)?;
+        }
         Ok(ScreenRef {
             version: screen.version.to_owned(),
             dump,
@@ -171,8 +182,8 @@ impl RecordingWriter {
     }
 
     /// Appends `step` as one JSON line, numbered 1, 2, 3… whatever its `step` field says,
-    /// written with one `write_all` and flushed (and synced, with the screen folder's new
-    /// names first, under [`Durability::Step`]). Returns the number given. A step whose
+    /// written with one `write_all` and flushed (and synced under [`Durability::Step`]; the
+    /// screens it names were synced when stored). Returns the number given. A step whose
     /// write failed does not use up a number.
     pub fn append(&mut self, step: &Step) -> Result<u64, RecordingError> {
         self.append_all(std::slice::from_ref(step))
@@ -182,14 +193,6 @@ impl RecordingWriter {
     /// one sync for them all (what several callers waiting at once share); returns the
     /// number the first was given. When the write fails none of them is numbered.
     pub fn append_all(&mut self, steps: &[Step]) -> Result<u64, RecordingError> {
-        if self.unsynced_names && self.durability == Durability::Step {
-            let screens = self.dir.join(SCREENS_DIR);
-            sync_dir(&screens).map_err(|source| RecordingError::Write {
-                path: screens,
-                source,
-            })?;
-            self.unsynced_names = false;
-        }
         let first = self.last_step + 1;
         // After a failed write the log may end in half a line: end it first, so the reader
         // sees one bad line there rather than this step glued onto it.
@@ -224,8 +227,14 @@ impl RecordingWriter {
         })
     }
 
-    /// Writes `bytes` as `screens/<hash>.<ext>` unless it is there; returns that path.
-    fn store_file(&mut self, bytes: &[u8], ext: &str) -> Result<String, RecordingError> {
+    /// Writes `bytes` as `screens/<hash>.<ext>` unless it is stored already; returns that
+    /// path, and adds the file written, not yet synced, to `written`.
+    fn store_file(
+        &mut self,
+        bytes: &[u8],
+        ext: &str,
+        written: &mut Vec<(File, PathBuf)>,
+    ) -> Result<String, RecordingError> {
         let name = format!("{}.{ext}", content_hash(bytes));
         let relative = format!("{SCREENS_DIR}/{name}");
         if self.stored.contains(&name) {
@@ -233,16 +242,24 @@ impl RecordingWriter {
         }
         let screens = self.dir.join(SCREENS_DIR);
         let target = screens.join(&name);
-        if !target.exists() {
-            self.temp_counter += 1;
-            let temp = screens.join(format!(
-                ".{name}.{}-{}.tmp",
-                std::process::id(),
-                self.temp_counter
-            ));
-            let sync = self.durability == Durability::Step;
-            let written = write_new(&temp, bytes, sync).and_then(|()| fs::rename(&temp, &target));
-            if let Err(source) = written {
+        // Another writer sharing the folder stored it: the name promises the content.
+        if target.exists() {
+            self.stored.insert(name);
+            return Ok(relative);
+        }
+        self.temp_counter += 1;
+        let temp = screens.join(format!(
+            ".{name}.{}-{}.tmp",
+            std::process::id(),
+            self.temp_counter
+        ));
+        let file = write_new(&temp, bytes).and_then(|file| {
+            fs::rename(&temp, &target)?;
+            Ok(file)
+        });
+        match file {
+            Ok(file) => written.push((file, target)),
+            Err(source) => {
                 // Best effort: a leftover temporary file is harmless but untidy.
                 let _ = fs::remove_file(&temp);
                 return Err(RecordingError::Write {
@@ -252,9 +269,34 @@ impl RecordingWriter {
             }
         }
         self.stored.insert(name);
-        self.unsynced_names = true;
         Ok(relative)
     }
+}
+
+/// Syncs `files` to disk, each on a thread of its own so that the disk takes them in one
+/// go; the first failure is the error.
+fn sync_all_at_once(files: Vec<(File, PathBuf)>) -> Result<(), RecordingError> {
+    let failed = |(error, path): (io::Error, PathBuf)| RecordingError::Write {
+        path,
+        source: error,
+    };
+    let sync = |(file, path): (File, PathBuf)| file.sync_all().map_err(|error| (error, path));
+    let mut files = files.into_iter();
+    let Some(first) = files.next() else {
+        return Ok(());
+    };
+    std::thread::scope(|scope| {
+        let others: Vec<_> = files.map(|file| scope.spawn(move || sync(file))).collect();
+        sync(first)?;
+        for other in others {
+            // A sync that panicked is as good as one that failed.
+            other
+                .join()
+                .unwrap_or_else(|_| Err((io::Error::other("the sync panicked"), PathBuf::new())))?;
+        }
+        Ok(())
+    })
+    .map_err(failed)
 }
 
 /// Where the step lines go: the recording's own file, or a sink (tests, logs kept
@@ -276,11 +318,6 @@ impl Log {
     }
 }
 
-/// Makes the names in `dir` durable (a rename is only on disk once its folder is).
-fn sync_dir(dir: &Path) -> io::Result<()> {
-    File::open(dir)?.sync_all()
-}
-
 fn create_dir(dir: &Path) -> Result<(), RecordingError> {
     fs::create_dir_all(dir).map_err(|source| RecordingError::CreateDir {
         path: dir.to_path_buf(),
@@ -288,10 +325,11 @@ fn create_dir(dir: &Path) -> Result<(), RecordingError> {
     })
 }
 
-fn write_new(path: &Path, bytes: &[u8], sync: bool) -> io::Result<()> {
+/// Creates `path` with `bytes`; the file is returned unsynced.
+fn write_new(path: &Path, bytes: &[u8]) -> io::Result<File> {
     let mut file = File::create(path)?;
     file.write_all(bytes)?;
-    if sync { file.sync_all() } else { file.flush() }
+    Ok(file)
 }
 
 /// The first 16 hex digits of the SHA-256 of `bytes`.
