@@ -13,7 +13,7 @@ use rmcp::{RoleClient, ServiceExt};
 use serde_json::json;
 use tapscope::journal::Journal;
 use tapscope::mcp::PhoneServer;
-use tapscope::mcp::gate::{CHANGED, HELD};
+use tapscope::mcp::gate::{CHANGED, HELD, Waiting};
 use tapscope_core::device::sim::Sim;
 use tapscope_core::recording::{self, Actor, StepOutcome};
 use tapscope_core::session::{Action, Session, SessionConfig};
@@ -48,6 +48,22 @@ async fn connect(server: &Server) -> RunningService<RoleClient, ()> {
     ().serve(client_io).await.expect("the client initializes")
 }
 
+/// Polls the gate until its count of waiting calls is as `wanted` says (10 s at most).
+async fn waiting_calls(server: &Server, wanted: impl Fn(&Waiting) -> bool) {
+    let started = std::time::Instant::now();
+    loop {
+        let waiting = server.gate().waiting();
+        if wanted(&waiting) {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the gate still counts {waiting:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
 /// The person's action, off the async threads (it blocks while the device settles).
 async fn person(server: &Server, action: Action) -> tapscope_core::session::Outcome {
     let server = server.clone();
@@ -65,7 +81,7 @@ async fn a_person_takes_over_acts_and_hands_back() {
     let peer = agent.peer().clone();
     let target = taptube.clone();
     let waiting = tokio::spawn(async move { ask(&peer, "tap", json!({ "target": target })).await });
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    waiting_calls(&server, |w| w.now == 1).await;
     assert!(
         !waiting.is_finished(),
         "the agent's call waits for the person"
@@ -171,9 +187,11 @@ async fn an_agent_that_leaves_while_paused_does_not_wedge_the_server() {
             .call_tool(common::call("tap", json!({ "target": target })))
             .await;
     });
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    waiting_calls(&server, |w| w.now == 1).await;
     waiting.abort();
     leaving.cancel().await.expect("the client leaves");
+    // The gate notices the call's client went away and stops counting it as waiting.
+    waiting_calls(&server, |w| w.now == 0 && w.left == 1).await;
 
     // The person acts and hands back; a new agent works at once.
     person(&server, Action::Key(tapscope_core::device::Key::Home)).await;

@@ -328,13 +328,16 @@ fn a_thousand_steps_lay_out_only_the_cells_in_view() {
             .iter()
             .any(|c| c.starts_with("timeline step 1000:"))
     );
-    let started = std::time::Instant::now();
+    // How fast each step is laid out is the recording benchmark's to say
+    // (`cargo bench -p tapscope --bench recording`), not a test's.
     for _ in 0..20 {
         key(&mut harness, egui::Key::ArrowLeft);
     }
     harness.get_by_label("step 980/1000");
-    // Generous for a debug build on a shared machine; a full layout of 1,000 cells is far slower.
-    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    assert!(
+        (10..40).contains(&cells(&harness).len()),
+        "still only the cells in view"
+    );
     harness.get_by_label("Problems only").click();
     harness.run();
     key(&mut harness, egui::Key::Home);

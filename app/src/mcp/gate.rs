@@ -370,7 +370,12 @@ mod tests {
         gate.person_acted();
         let person = Arc::clone(&gate);
         let handing = std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(100));
+            // Hands back once the agent's call is seen waiting at the gate.
+            let started = Instant::now();
+            while person.waiting().now == 0 {
+                assert!(started.elapsed() < Duration::from_secs(10), "never waited");
+                std::thread::sleep(Duration::from_millis(5));
+            }
             person.hand_back();
         });
         assert_eq!(entered(&gate.enter(&lock, || false)), "open with the note");
