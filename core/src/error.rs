@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 /// Every way reading or pruning a dump can fail.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The input is larger than [`crate::parse::MAX_INPUT_BYTES`].
     #[error(

@@ -59,6 +59,7 @@ pub fn largest_free_part(area: Rect, obstacles: impl IntoIterator<Item = Rect>) 
 
 /// Why a point could not be mapped between a screenshot and the display.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ScaleError {
     #[error(
         "{point} is outside the {width}x{height} {space}: x runs from 0 to {max_x} and y from 0 to {max_y}",

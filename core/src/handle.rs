@@ -24,6 +24,7 @@ pub struct Handle {
 
 /// Why a handle was refused. Each message tells the model what to do next.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum HandleError {
     #[error(
         "{input:?} is not a handle: {problem}; a handle is the snapshot's 12-hex version, \

@@ -23,10 +23,13 @@ pub mod parse;
 pub mod prune;
 // Layer 3: rendering, tokens, the recall check that audits the rendering, and the
 // workbench's view of a dump built from them.
+#[cfg(feature = "tokens")]
 pub mod inspect;
 pub mod recall;
 pub mod render;
+#[cfg(feature = "tokens")]
 pub mod report;
+#[cfg(feature = "tokens")]
 pub mod tokens;
 // Layer 4: handles and actions.
 pub mod geometry;
@@ -34,11 +37,15 @@ pub mod handle;
 // Layer 5: settling.
 pub mod stability;
 // Layer 6: the recording format.
+#[cfg(feature = "recording")]
 pub mod forensics;
+#[cfg(feature = "recording")]
 pub mod recording;
 // Layer 7: devices.
+#[cfg(feature = "device")]
 pub mod device;
 // Layer 8: the session runtime.
+#[cfg(feature = "device")]
 pub mod session;
 
 pub use error::{Error, InputSize, Result};

@@ -191,6 +191,7 @@ impl Node {
 /// What a top-level window is, which decides how it is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum WindowKind {
     /// The foreground application: its nodes are the body of the pruned tree.
     App,
@@ -236,6 +237,7 @@ pub struct Window {
 /// The dump format a tree was read from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum DumpFormat {
     /// `uiautomator dump` and uiautomator2 output (`<hierarchy><node …>`).
     Uiautomator,

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use crate::model::{NodeId, Rect, Tree};
-use crate::prune::{Fate, Pruned, Visibility, one_line, truncate};
+use crate::prune::{Fate, NodeName, Pruned, Visibility, one_line, truncate};
 use crate::render::{escape, node_line};
 
 /// A semantic node the pruned tree does not make reachable.
@@ -16,6 +16,13 @@ pub struct LostNode {
     pub bounds: Rect,
     /// Why it counts as lost.
     pub reason: String,
+}
+
+impl LostNode {
+    /// Its name from its text, description and class ([`NodeName::raw`]).
+    pub fn name(&self) -> NodeName {
+        NodeName::raw(&self.class, &self.text, &self.desc)
+    }
 }
 
 /// The outcome of a recall check.
@@ -80,7 +87,7 @@ fn why_lost(tree: &Tree, pruned: &Pruned, id: NodeId) -> Option<String> {
         if !line.contains(&escape(shown.trim_end_matches('…'))) {
             return Some(format!(
                 "its {what} is not printed on the line of {}",
-                line_node.name()
+                line_node.name().reference()
             ));
         }
     }

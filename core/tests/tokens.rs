@@ -22,6 +22,7 @@ fn truth(encoding: Encoding, text: &str) -> usize {
     match encoding {
         Encoding::O200k => tiktoken_rs::o200k_base_singleton().count_ordinary(text),
         Encoding::Cl100k => tiktoken_rs::cl100k_base_singleton().count_ordinary(text),
+        other => panic!("no reference tokenizer for {other:?} here: add it"),
     }
 }
 

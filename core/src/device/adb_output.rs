@@ -17,6 +17,7 @@ pub struct DeviceEntry {
 /// The state column of `adb devices`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum DeviceState {
     /// Ready for commands.
     Device,

@@ -24,6 +24,7 @@ pub struct Display {
 /// Keys an agent or a person can press.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Key {
     Back,
     Home,
@@ -152,6 +153,7 @@ impl Capture {
 
 /// Why a device could not do what was asked; each says what to do about it.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum DeviceError {
     #[error(
         "no ADB server answers at {address}: start it with `adb start-server` (Android \

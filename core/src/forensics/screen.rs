@@ -4,7 +4,6 @@
 use super::Target;
 use crate::geometry::Point;
 use crate::handle::tap_point;
-use crate::inspect::tree_diff::short_name;
 use crate::model::{Flags, Rect, Tree};
 use crate::parse::parse_str;
 use crate::prune::{PruneRules, Visibility, id_name, one_line, prune_with_version, role, truncate};
@@ -40,7 +39,7 @@ pub(super) fn by_handle(
             return Ok(match pruned.resolve(i) {
                 Some(node) => {
                     let target = Target {
-                        label: short_name(node),
+                        label: node.name().to_string(),
                         bounds: Some(node.bounds),
                     };
                     let point = tap_point(&tree, &pruned, node);
@@ -101,7 +100,7 @@ pub(super) fn at_point(tree: &Tree, point: Point) -> Option<Target> {
     let pruned = prune_with_version(tree, &PruneRules::default(), String::new());
     if let Some(line) = pruned.printed_as(id) {
         return Some(Target {
-            label: short_name(line),
+            label: line.name().to_string(),
             bounds: Some(line.bounds),
         });
     }

@@ -34,10 +34,8 @@
 use std::collections::HashMap;
 
 use crate::model::Rect;
-use crate::prune::{LineKind, Pruned, PrunedNode, truncate};
+use crate::prune::{LineKind, Pruned, PrunedNode};
 
-/// How many characters of a label a [`DiffNode`] keeps.
-const LABEL_CHARS: usize = 40;
 /// Above this many candidate pairs in one identity group, nodes pair in order instead.
 const MAX_PAIRS: usize = 4096;
 /// The shortest label that may pair with a longer one it begins or ends.
@@ -166,30 +164,9 @@ pub fn tree_diff(before: &Pruned, after: &Pruned) -> TreeDiff {
 /// A person's name for a node: role, then quoted label, `#id` or `(Class)`.
 pub fn describe(node: &PrunedNode) -> DiffNode {
     DiffNode {
-        label: short_name(node),
+        label: node.name().to_string(),
         i: node.i,
         bounds: node.bounds,
-    }
-}
-
-/// The role and quoted label (cut to 40 characters), `#id` or `(Class)` of a node.
-pub fn short_name(node: &PrunedNode) -> String {
-    let what = if !node.label.is_empty() {
-        format!("\"{}\"", truncate(&node.label, LABEL_CHARS))
-    } else if !node.desc.is_empty() {
-        format!("\"{}\"", truncate(&node.desc, LABEL_CHARS))
-    } else if !node.id.is_empty() {
-        format!("#{}", node.id)
-    } else if !node.shell_class.is_empty() {
-        format!("({})", node.shell_class)
-    } else {
-        String::new()
-    };
-    match (node.role, what.is_empty()) {
-        (Some(role), true) => role.to_owned(),
-        (Some(role), false) => format!("{role} {what}"),
-        (None, true) => "unlabelled node".to_owned(),
-        (None, false) => what,
     }
 }
 
@@ -504,9 +481,9 @@ mod tests {
     fn nodes_without_a_label_are_named_by_id_or_role() {
         let body = r#"<node class="android.widget.ImageView" resource-id="app:id/avatar" clickable="true" package="app" bounds="[0,0][100,100]"/>"#;
         let pruned = screen(body, "aaaaaaaaaaaa");
-        assert_eq!(short_name(&pruned.nodes[0]), "image #avatar");
+        assert_eq!(pruned.nodes[0].name().to_string(), "image #avatar");
         let list = screen(&feed(&[], 0), "aaaaaaaaaaaa");
-        assert_eq!(short_name(&list.nodes[0]), "list #feed");
+        assert_eq!(list.nodes[0].name().to_string(), "list #feed");
     }
 
     #[test]

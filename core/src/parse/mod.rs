@@ -15,6 +15,7 @@ mod json_values;
 mod xml;
 mod xml_scan;
 
+#[cfg(feature = "tokens")]
 pub(crate) use xml_scan::start_tag_end;
 
 use std::io::Read;

@@ -168,6 +168,13 @@ impl<'a> Scanner<'a> {
 }
 
 /// The byte just past the start tag that begins at `start` (`<node …>` or `<node …/>`).
+#[cfg_attr(
+    not(feature = "tokens"),
+    allow(
+        dead_code,
+        reason = "only the raw view of `inspect` reads start tags again"
+    )
+)]
 pub(crate) fn start_tag_end(text: &str, start: usize) -> Option<usize> {
     let mut scanner = Scanner { text, pos: start };
     match scanner.next_tag().ok()? {

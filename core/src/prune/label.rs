@@ -1,4 +1,5 @@
-//! What a pruned line says about a node: its role word, readable text, id name and 3×3 anchor.
+//! What a pruned line says about a node: its role word, readable and quoted text, id name
+//! and 3×3 anchor.
 
 use serde::{Deserialize, Serialize};
 
@@ -52,6 +53,23 @@ pub fn truncate(text: &str, max: usize) -> String {
         Some(_) => "…".to_owned(),
         None => text.to_owned(),
     }
+}
+
+/// A double-quoted string with `"` and `\` escaped.
+pub fn quote(text: &str) -> String {
+    format!("\"{}\"", escape(text))
+}
+
+/// `text` with `"` and `\` escaped, as it appears between the quotes.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '"' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The name part of a resource id, if it reads as a name (not obfuscated or generated).

@@ -6,10 +6,12 @@
 
 mod cover;
 mod label;
+mod name;
 mod rules;
 mod visibility;
 
-pub use label::{Anchor, id_name, one_line, role, truncate};
+pub use label::{Anchor, escape, id_name, one_line, quote, role, truncate};
+pub use name::{NAME_CHARS, NodeName, Shows};
 pub use rules::{KeyboardMode, MAX_RULES_BYTES, PruneRules};
 pub use visibility::{Hidden, Visibility};
 
@@ -126,7 +128,7 @@ impl Fate {
             pruned
                 .nodes
                 .get(*at)
-                .map_or_else(String::new, PrunedNode::name)
+                .map_or_else(String::new, |node| node.name().reference())
         };
         match self {
             Fate::Printed { at } => format!("printed as {}", name(at)),
@@ -563,12 +565,9 @@ impl Pruner<'_> {
 }
 
 impl PrunedNode {
-    /// How a person refers to this node: `i 5`, or its quoted text.
-    pub fn name(&self) -> String {
-        match self.i {
-            Some(i) => format!("i {i}"),
-            None => format!("{:?}", truncate(&self.label, 24)),
-        }
+    /// The node's name in words, in every form tapscope names a node ([`NodeName`]).
+    pub fn name(&self) -> NodeName {
+        NodeName::of(self)
     }
 
     /// Where the node is on screen: its visible part, or its bounds when none is known.

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 /// Why a recording could not be written or read.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum RecordingError {
     /// The recording folder could not be created.
     #[error("cannot create the recording folder {path}: {source}; {}", advice(.source))]

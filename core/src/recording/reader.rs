@@ -31,6 +31,7 @@ pub struct Problem {
 
 /// What was wrong with a line.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ProblemKind {
     /// The last line stops short, without its newline: the recording was interrupted while
     /// a step was being written.

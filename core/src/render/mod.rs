@@ -4,8 +4,9 @@
 mod json;
 mod yaml;
 
+pub use crate::prune::{escape, quote};
 pub use json::json;
-pub use yaml::{escape, node_line, quote, yaml};
+pub use yaml::{node_line, yaml};
 
 use sha2::{Digest, Sha256};
 

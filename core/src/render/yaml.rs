@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use super::{all_flags, flag_words};
-use crate::prune::{LineKind, MoreGroup, Pruned, PrunedNode};
+use crate::prune::{LineKind, MoreGroup, Pruned, PrunedNode, quote};
 
 /// Renders the whole snapshot.
 pub fn yaml(pruned: &Pruned) -> String {
@@ -122,21 +122,4 @@ fn write_more(out: &mut String, groups: &[MoreGroup]) {
         }
     }
     out.push(']');
-}
-
-/// A double-quoted string with `"` and `\` escaped.
-pub fn quote(text: &str) -> String {
-    format!("\"{}\"", escape(text))
-}
-
-/// `text` with `"` and `\` escaped, as it appears between the quotes.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if matches!(c, '"' | '\\') {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
 }

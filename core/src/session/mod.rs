@@ -5,6 +5,7 @@
 mod observe;
 #[cfg(test)]
 mod phone_tests;
+#[cfg(any(test, feature = "synthetic"))]
 pub mod synthetic;
 #[cfg(test)]
 mod tests;
@@ -105,6 +106,7 @@ pub struct Outcome {
 
 /// Why a call failed; the session stays usable after every one of them.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum SessionError {
     #[error(transparent)]
     Handle(#[from] HandleError),
@@ -286,9 +288,10 @@ impl<D: Device, C: Clock> Session<D, C> {
     /// touching the device), performs it, waits for the screen to settle, and observes.
     pub fn act(&self, action: &Action) -> Result<Outcome, SessionError> {
         let mut state = self.lock();
-        let (acted_on, path) = state.plan(action)?;
+        let Plan { acted_on, gesture } = state.plan(action)?;
+        let path = gesture.path();
         let started = state.clock.now();
-        state.perform(action, &path)?;
+        state.perform(&gesture)?;
         let State {
             device,
             clock,
@@ -374,26 +377,30 @@ impl<D: Device, C: Clock> State<D, C> {
             .ok_or(SessionError::NoScreenshot)
     }
 
-    /// What the action targets and where it lands, from the latest snapshot only.
-    fn plan(&self, action: &Action) -> Result<(String, Vec<Point>), SessionError> {
+    /// What the action targets and what it does on the device, from the latest snapshot
+    /// only.
+    fn plan<'a>(&self, action: &'a Action) -> Result<Plan<'a>, SessionError> {
         let latest = || self.latest.as_ref().ok_or(SessionError::NotObserved);
+        let plan = |acted_on: String, gesture| Plan { acted_on, gesture };
         Ok(match action {
             Action::Tap(handle) | Action::LongPress(handle) => {
                 let latest = latest()?;
                 let node = resolve(&latest.pruned, handle)?;
-                let point = tap_point(&latest.tree, &latest.pruned, node);
-                (describe(node), vec![point])
+                let at = tap_point(&latest.tree, &latest.pruned, node);
+                let gesture = match action {
+                    Action::LongPress(_) => Gesture::LongPress(at),
+                    _ => Gesture::Tap(at),
+                };
+                plan(node.name().acted_on(), gesture)
             }
             Action::Scroll { target, direction } => {
                 let latest = latest()?;
                 let node = resolve(&latest.pruned, target)?;
                 if !latest.tree.nodes[node.raw].has(Flags::SCROLLABLE) {
-                    return Err(SessionError::NotScrollable(describe(node)));
+                    return Err(SessionError::NotScrollable(node.name().acted_on()));
                 }
-                (
-                    describe(node),
-                    scroll_path(&node.shown(), *direction, self.config.scroll_start),
-                )
+                let (from, to) = scroll_path(&node.shown(), *direction, self.config.scroll_start);
+                plan(node.name().acted_on(), Gesture::scroll(from, to))
             }
             Action::SwipeAcross { target, direction } => {
                 let node = resolve(&latest()?.pruned, target)?;
@@ -404,57 +411,107 @@ impl<D: Device, C: Clock> State<D, C> {
                     Direction::Left => Direction::Right,
                     Direction::Right => Direction::Left,
                 };
-                (
-                    describe(node),
-                    scroll_path(&node.shown(), content, self.config.scroll_start),
-                )
+                let (from, to) = scroll_path(&node.shown(), content, self.config.scroll_start);
+                plan(node.name().acted_on(), Gesture::scroll(from, to))
             }
-            Action::Swipe { from, to, .. } => ("a swipe".into(), vec![*from, *to]),
-            Action::SwipeImage { from, to, .. } => {
+            Action::Swipe { from, to, duration } => plan(
+                "a swipe".into(),
+                Gesture::Swipe {
+                    from: *from,
+                    to: *to,
+                    duration: *duration,
+                },
+            ),
+            Action::SwipeImage { from, to, duration } => {
                 let scale = self.image_scale()?;
-                (
+                plan(
                     "a swipe on the screenshot".into(),
-                    vec![scale.image_to_display(*from)?, scale.image_to_display(*to)?],
+                    Gesture::Swipe {
+                        from: scale.image_to_display(*from)?,
+                        to: scale.image_to_display(*to)?,
+                        duration: *duration,
+                    },
                 )
             }
             Action::InputText(text) if text.chars().count() > MAX_TEXT_CHARS => {
                 return Err(SessionError::TextTooLong(text.chars().count()));
             }
-            Action::InputText(text) => (
+            Action::InputText(text) => plan(
                 format!("text {:?} into the focused field", shorten(text)),
-                Vec::new(),
+                Gesture::Type(text),
             ),
-            Action::Key(key) => (format!("the {} key", key.name()), Vec::new()),
-            Action::Launch(package) => (format!("the app {package}"), Vec::new()),
-            Action::TapImage(point) => (
+            Action::Key(key) => plan(format!("the {} key", key.name()), Gesture::Key(*key)),
+            Action::Launch(package) => plan(format!("the app {package}"), Gesture::Launch(package)),
+            Action::TapImage(point) => plan(
                 "a point of the screenshot".into(),
-                vec![self.image_scale()?.image_to_display(*point)?],
+                Gesture::Tap(self.image_scale()?.image_to_display(*point)?),
             ),
         })
     }
 
-    fn perform(&mut self, action: &Action, path: &[Point]) -> Result<(), SessionError> {
+    fn perform(&mut self, gesture: &Gesture<'_>) -> Result<(), SessionError> {
         let device = &mut self.device;
-        match (action, path) {
-            (Action::Tap(_) | Action::TapImage(_), [at]) => device.tap(*at)?,
-            (Action::LongPress(_), [at]) => device.long_press(*at, Duration::from_millis(800))?,
-            (Action::Scroll { .. } | Action::SwipeAcross { .. }, [from, to]) => {
-                device.swipe(*from, *to, Duration::from_millis(300))?
-            }
-            (Action::Swipe { duration, .. } | Action::SwipeImage { duration, .. }, [from, to]) => {
-                device.swipe(*from, *to, *duration)?
-            }
-            (Action::InputText(text), _) => device.input_text(text)?,
-            (Action::Key(key), _) => device.key(*key)?,
-            (Action::Launch(package), _) => device.launch(package)?,
-            _ => unreachable!("plan gives every pointer action its points"),
+        match *gesture {
+            Gesture::Tap(at) => device.tap(at)?,
+            Gesture::LongPress(at) => device.long_press(at, LONG_PRESS)?,
+            Gesture::Swipe { from, to, duration } => device.swipe(from, to, duration)?,
+            Gesture::Type(text) => device.input_text(text)?,
+            Gesture::Key(key) => device.key(key)?,
+            Gesture::Launch(package) => device.launch(package)?,
         }
         Ok(())
     }
 }
 
+/// How long a long press holds.
+const LONG_PRESS: Duration = Duration::from_millis(800);
+/// How long the swipe of a scroll takes.
+const SCROLL_SWIPE: Duration = Duration::from_millis(300);
+
+/// An action checked against the latest snapshot: what it acts on, in words, and what it
+/// does on the device.
+#[derive(Debug)]
+struct Plan<'a> {
+    acted_on: String,
+    gesture: Gesture<'a>,
+}
+
+/// One thing done on the device, in display pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Gesture<'a> {
+    Tap(Point),
+    LongPress(Point),
+    Swipe {
+        from: Point,
+        to: Point,
+        duration: Duration,
+    },
+    Type(&'a str),
+    Key(Key),
+    Launch(&'a str),
+}
+
+impl Gesture<'_> {
+    fn scroll(from: Point, to: Point) -> Self {
+        Gesture::Swipe {
+            from,
+            to,
+            duration: SCROLL_SWIPE,
+        }
+    }
+
+    /// The point tapped, or the path swiped; nothing for keys, text and launches.
+    fn path(&self) -> Vec<Point> {
+        match *self {
+            Gesture::Tap(at) | Gesture::LongPress(at) => vec![at],
+            Gesture::Swipe { from, to, .. } => vec![from, to],
+            Gesture::Type(_) | Gesture::Key(_) | Gesture::Launch(_) => Vec::new(),
+        }
+    }
+}
+
 /// The swipe that scrolls `area` in `direction`, starting at `start` of its extent.
-fn scroll_path(area: &Rect, direction: Direction, start: f64) -> Vec<Point> {
+fn scroll_path(area: &Rect, direction: Direction, start: f64) -> (Point, Point) {
     let (cx, cy) = area.center();
     let along = |from: i32, extent: i32, fraction: f64| {
         from + (f64::from(extent) * fraction).round() as i32
@@ -467,21 +524,7 @@ fn scroll_path(area: &Rect, direction: Direction, start: f64) -> Vec<Point> {
         Direction::Right => ((along(area.left, w, a), cy), (along(area.left, w, b), cy)),
         Direction::Left => ((along(area.left, w, b), cy), (along(area.left, w, a), cy)),
     };
-    vec![Point::new(from.0, from.1), Point::new(to.0, to.1)]
-}
-
-fn describe(node: &crate::prune::PrunedNode) -> String {
-    let name = if !node.label.is_empty() {
-        format!("{:?}", shorten(&node.label))
-    } else if !node.id.is_empty() {
-        format!("#{}", node.id)
-    } else {
-        node.role.unwrap_or("element").to_owned()
-    };
-    match node.i {
-        Some(i) => format!("{name} (i {i})"),
-        None => name,
-    }
+    (Point::new(from.0, from.1), Point::new(to.0, to.1))
 }
 
 fn shorten(text: &str) -> String {

@@ -165,6 +165,7 @@ pub enum WaitingOn {
 /// Which signals said the screen had settled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum DecidedBy {
     /// Two dumps a poll apart showed the same structure; the device reports no events.
     Structure,

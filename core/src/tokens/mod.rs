@@ -74,6 +74,7 @@ impl fmt::Display for TokenCount {
 /// A tokenizer encoding.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Encoding {
     /// GPT-4o family; the default.
     #[default]

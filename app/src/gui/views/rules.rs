@@ -302,16 +302,7 @@ fn lost_ui(ui: &mut egui::Ui, lost: &[LostNode], selection: &mut Selection) {
 /// What names a lost node: its text, else its description (cut short to keep the button
 /// small), with its short class.
 fn lost_label(node: &LostNode) -> String {
-    const MAX_CHARS: usize = 40;
-    let class = node.class.rsplit('.').next().unwrap_or(&node.class);
-    let Some(name) = [&node.text, &node.desc].into_iter().find(|s| !s.is_empty()) else {
-        return class.to_owned();
-    };
-    let mut short: String = name.chars().take(MAX_CHARS).collect();
-    if short.len() < name.len() {
-        short.push('…');
-    }
-    format!("{short} ({class})")
+    node.name().plain()
 }
 
 /// The current token count and how it differs from the baseline's, e.g.

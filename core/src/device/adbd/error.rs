@@ -7,6 +7,7 @@ use super::message::Command;
 
 /// Why the device server could not listen or start; each says what to do.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum AdbdError {
     #[error(
         "refusing to serve ADB on {addr}: it is not a loopback address, and this device \

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 /// Which costs the simulated phone pays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
 pub enum Profile {
     /// Every command returns at once (tests, the workbench, the demo).
     #[default]

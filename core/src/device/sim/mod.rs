@@ -50,6 +50,7 @@ pub struct Event {
 
 /// The accessibility event types the simulated app raises.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum EventKind {
     WindowStateChanged,
     WindowContentChanged,

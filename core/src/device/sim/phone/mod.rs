@@ -25,6 +25,7 @@ pub enum UiClient {
 
 /// Why `uiautomator` could not do what was asked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum UiAutomationError {
     /// Events kept coming: no `quiet` stretch within the dump's timeout or the caller's limit.
     NotIdle { waited: Duration },
