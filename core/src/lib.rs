@@ -14,6 +14,31 @@
 //! assert!(text.contains(r#"- i: 1 "Send" click pos: bottom-right"#));
 //! assert!(tapscope_core::recall::check(&tree, &pruned).lost.is_empty());
 //! ```
+//!
+//! # Features
+//!
+//! Parsing ([`parse`]), pruning ([`prune`]), rendering and versions ([`render`]), the
+//! recall check ([`recall`]), handles ([`handle`], [`geometry`]) and settling
+//! ([`stability`]) are always built. The rest is behind features, all but `synthetic`
+//! on by default:
+//!
+//! | feature | brings | dependencies |
+//! |---|---|---|
+//! | `tokens` | `tokens` (BPE token counts), `report` (`Stats`), `inspect` (the workbench's view of a dump, line and tree diffs) | `tiktoken-rs`, `similar` |
+//! | `device` | `device` (the `Device` trait, ADB, the simulated phone, the ADB device side), `session` (the agent runtime) | `image` |
+//! | `recording` | `recording` (the recording format, reader and writer), `forensics` (stale-action review) | none of its own |
+//! | `synthetic` | `session::synthetic`, long generated recordings for tests and benchmarks | `device`, `recording`, `tokens` |
+//!
+//! `sha2` is not optional: a snapshot's version is the SHA-256 of what the agent reads
+//! ([`render::versioned`]), and a pruning user should print the same version a session
+//! gives the same screen. With `default-features = false` the dependencies are `serde`,
+//! `serde_json`, `toml`, `thiserror`, `memchr`, `bitflags`, `fastrand` and `sha2`.
+//!
+//! # Examples
+//!
+//! `examples/prune.rs` prunes a dump file (no feature needed); `examples/session.rs`
+//! drives the simulated phone through a session and shows a stale handle refused
+//! (`device`); `examples/recording.rs` lists a recording's steps (`recording`).
 
 // Layer 1: the tree model and its parsers.
 pub mod error;

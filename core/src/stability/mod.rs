@@ -231,10 +231,10 @@ pub struct WaitFailed<E> {
 ///
 /// How depends on what the device's dump promises ([`Signals::dumps`]):
 /// - a dump that waits for idle itself, for at least `quiet`, is the whole wait: one dump
-///   once the floor has passed, bounded by the ceiling ([`idle`]);
+///   once the floor has passed, bounded by the ceiling (`stability::idle`);
 /// - snapshot dumps are polled every `poll` from the floor until two in a row agree while
 ///   no event came for `quiet`, skipping every dump the events show cannot settle
-///   ([`poll`]); at the ceiling the wait returns `settled: false` with that moment's look.
+///   (`stability::poll`); at the ceiling the wait returns `settled: false` with that moment's look.
 pub fn wait_for_stable<C: Clock, S: Signals>(
     clock: &mut C,
     signals: &mut S,

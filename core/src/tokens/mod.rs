@@ -14,7 +14,7 @@ use tiktoken_rs::CoreBPE;
 use run::RunRanks;
 
 /// Texts up to this size are counted in full (real dumps are under 4 MiB); longer ones are
-/// estimated from [`SAMPLES`] evenly spread parts that add up to this size.
+/// estimated from 64 (`SAMPLES`) evenly spread parts that add up to this size.
 pub const MAX_COUNTED_BYTES: usize = 4 << 20;
 
 /// How many parts of a text over [`MAX_COUNTED_BYTES`] are counted.

@@ -1,5 +1,5 @@
 //! `AdbDevice`: a phone driven through a running ADB server, whose host protocol and shell
-//! protocol v2 are spoken directly ([`server`]): every command has a deadline and an exit
+//! protocol v2 are spoken directly (`adb::server`): every command has a deadline and an exit
 //! status.
 //!
 //! Every call blocks on the network: run it on a blocking thread (`std::thread`,

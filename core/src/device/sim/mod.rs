@@ -1,6 +1,6 @@
 //! The simulated phone: a small app of this project's own, driven through [`Device`] with no phone attached.
 //!
-//! Screens come from `assets/sim/` (see [`screen`]). Every action changes the state at
+//! Screens come from `assets/sim/` (see `sim::screen`). Every action changes the state at
 //! once and starts an animation on the clock; until it ends, [`Device::dump`] shows the
 //! in-between frame (the new screen sliding in, a list part-way through its scroll) and
 //! accessibility events arrive at its start and every 100 ms until its end.
