@@ -300,3 +300,34 @@ async fn sessions_past_the_cap_close_the_least_recently_used() {
     assert_eq!(ping(&server, &newer[1]).await.status, 200);
     client.cancel().await.expect("the client closes");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_call_refused_for_its_params_is_a_step_of_the_recording() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let run = dir.path().join("run");
+    let mut server = Server::start(&["--record", run.to_str().expect("UTF-8 path")], None);
+    let session = open_session(&server).await;
+    let body = json!({
+        "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": { "name": "tap", "arguments": "{\"target\":\"x_1\"}" }
+    });
+    let answer = raw(
+        server.addr,
+        "POST",
+        &in_session(&session),
+        &body.to_string(),
+    )
+    .await;
+    let (code, message, _) = json_rpc_error(&answer, 200);
+    assert_eq!(code, -32602, "{message}");
+    // Answered means written: the step is there however the server ends.
+    server.child.kill().expect("the server stops");
+    server.child.wait().expect("the server is gone");
+
+    let recorded = tapscope_core::recording::read(&run).expect("the recording reads");
+    let step = recorded.steps.last().expect("the refused call is a step");
+    assert_eq!(step.tool, "tap");
+    assert_eq!(step.outcome, tapscope_core::recording::StepOutcome::Refused);
+    assert_eq!(step.message, message);
+    assert_eq!(step.arguments, json!("{\"target\":\"x_1\"}"));
+}

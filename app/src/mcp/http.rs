@@ -17,6 +17,8 @@ use std::sync::Arc;
 use axum::Router;
 use axum::middleware;
 use rmcp::ServerHandler;
+
+use super::RecordRefusal;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
@@ -129,7 +131,7 @@ pub async fn serve_http<S, F>(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()>
 where
-    S: ServerHandler + Send + 'static,
+    S: ServerHandler + RecordRefusal + Send + Sync + 'static,
     F: Fn() -> S + Send + Sync + 'static,
 {
     let addr = listener.local_addr()?;
@@ -154,7 +156,7 @@ fn router<S, F>(
     cancel: CancellationToken,
 ) -> Router
 where
-    S: ServerHandler + Send + 'static,
+    S: ServerHandler + RecordRefusal + Send + Sync + 'static,
     F: Fn() -> S + Send + Sync + 'static,
 {
     let mut config = StreamableHttpServerConfig::default().with_cancellation_token(cancel);
@@ -170,6 +172,7 @@ where
         bearer: token.map(bearer::Bearer),
         sessions: Arc::clone(&sessions),
         max_body: config.max_request_body_bytes,
+        refusals: Arc::new(make_server()),
     };
     let service = StreamableHttpService::new(move || Ok(make_server()), sessions, config);
     Router::new()

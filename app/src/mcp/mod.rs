@@ -289,9 +289,16 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
         }
         Some(stopped)
     }
+}
 
-    /// Records a call refused before any tool ran (arguments that do not fit the tool's,
-    /// an unknown tool), as a refused step.
+/// A server that records calls refused before any tool ran (arguments that do not fit the
+/// tool's, an unknown tool) as refused steps, whoever refused them: the server itself, or
+/// the HTTP front in front of it.
+pub trait RecordRefusal {
+    fn record_refusal(&self, tool: &str, arguments: serde_json::Value, message: &str);
+}
+
+impl<D: ServedDevice, C: ServedClock> RecordRefusal for PhoneServer<D, C> {
     fn record_refusal(&self, tool: &str, arguments: serde_json::Value, message: &str) {
         let arrived = self.clock.now();
         let journal = self.journal.lock().unwrap_or_else(PoisonError::into_inner);

@@ -14,6 +14,7 @@ use rmcp::model::{ErrorCode, ErrorData, JsonRpcError};
 use rmcp::transport::common::http_header::HEADER_SESSION_ID;
 use rmcp::transport::streamable_http_server::session::{SessionId, SessionManager};
 
+use super::super::RecordRefusal;
 use super::bearer::{Bearer, unauthorized};
 use super::message::{self, Verdict};
 use super::origin::Origins;
@@ -23,13 +24,24 @@ use super::sessions::CappedSessions;
 const REFUSED: ErrorCode = ErrorCode(-32000);
 
 /// Everything the checks need.
-#[derive(Debug)]
 pub(super) struct Front {
     pub(super) origins: Origins,
     pub(super) bearer: Option<Bearer>,
     pub(super) sessions: Arc<CappedSessions>,
     /// rmcp's own limit on a POST body.
     pub(super) max_body: usize,
+    /// Records a tool call refused here, as the server records the calls it refuses.
+    pub(super) refusals: Arc<dyn RecordRefusal + Send + Sync>,
+}
+
+impl std::fmt::Debug for Front {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Front")
+            .field("origins", &self.origins)
+            .field("bearer", &self.bearer)
+            .field("max_body", &self.max_body)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The middleware.
@@ -77,12 +89,21 @@ impl Front {
             Verdict::Malformed(error) => return json_error(StatusCode::BAD_REQUEST, &error),
             // A well-formed request is answered as rmcp answers requests, in one JSON
             // object, once its session is known to be live; rmcp answers 404 otherwise.
-            Verdict::Misfit(error) => {
+            Verdict::Misfit { error, call } => {
                 let live = match session_id(&parts.headers) {
                     Some(id) => self.is_live(&id).await,
                     None => true,
                 };
                 if live {
+                    if let Some(call) = call {
+                        let refusals = Arc::clone(&self.refusals);
+                        let message = error.error.message.to_string();
+                        // Recording waits for the disk: off the async threads.
+                        let _ = tokio::task::spawn_blocking(move || {
+                            refusals.record_refusal(&call.tool, call.arguments, &message);
+                        })
+                        .await;
+                    }
                     return json_error(StatusCode::OK, &error);
                 }
             }

@@ -23,8 +23,35 @@ pub(super) enum Verdict {
     /// Not one JSON-RPC message: answered 400 with this error.
     Malformed(JsonRpcError),
     /// A request whose params do not fit its method: answered with this error, in
-    /// answer to the request's id.
-    Misfit(JsonRpcError),
+    /// answer to the request's id; a tool call's refusal is recorded as its step.
+    Misfit {
+        error: JsonRpcError,
+        call: Option<RefusedCall>,
+    },
+}
+
+/// A `tools/call` refused for its params: the tool it named (or `tools/call` when it named
+/// none) and the arguments as sent.
+#[derive(Debug)]
+pub(super) struct RefusedCall {
+    pub(super) tool: String,
+    pub(super) arguments: Value,
+}
+
+impl RefusedCall {
+    fn of(custom: &CustomRequest) -> Option<Self> {
+        if custom.method != <CallToolRequestMethod as ConstString>::VALUE {
+            return None;
+        }
+        let params = custom.params.as_ref();
+        let field = |name: &str| params.and_then(|p| p.get(name)).cloned();
+        Some(Self {
+            tool: field("name")
+                .and_then(|name| name.as_str().map(str::to_owned))
+                .unwrap_or_else(|| custom.method.clone()),
+            arguments: field("arguments").unwrap_or_default(),
+        })
+    }
 }
 
 /// Judges one POST body.
@@ -33,11 +60,10 @@ pub(super) fn judge(body: &[u8]) -> Verdict {
         Ok(ClientJsonRpcMessage::Request(request)) => match &request.request {
             // rmcp reads a known method whose params it cannot read as a custom request.
             ClientRequest::CustomRequest(custom) => match misfit(custom) {
-                Some(why) => Verdict::Misfit(error(
-                    Some(request.id.clone()),
-                    ErrorCode::INVALID_PARAMS,
-                    why,
-                )),
+                Some(why) => Verdict::Misfit {
+                    error: error(Some(request.id.clone()), ErrorCode::INVALID_PARAMS, why),
+                    call: RefusedCall::of(custom),
+                },
                 None => Verdict::Pass,
             },
             _ => Verdict::Pass,
@@ -169,7 +195,7 @@ mod tests {
 
     fn misfit_says(body: &str) -> String {
         match judge(body.as_bytes()) {
-            Verdict::Misfit(error) => {
+            Verdict::Misfit { error, .. } => {
                 assert_eq!(error.error.code, ErrorCode::INVALID_PARAMS, "{body}");
                 error.error.message.into_owned()
             }
