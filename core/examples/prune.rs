@@ -20,7 +20,7 @@ fn main() -> ExitCode {
         Ok(tree) => tree,
         Err(error) => {
             eprintln!("{}: {error}", path.display());
-            return ExitCode::FAILURE;
+            return ExitCode::from(2);
         }
     };
     // The version is the one a session gives the same screen: derived from the text.
