@@ -75,14 +75,6 @@ impl Opened {
             Self::Recording(on) => Some(&on.screen.as_ref()?.screen()?.document),
         }
     }
-
-    /// What the document list calls it.
-    fn name(&self) -> &str {
-        match self {
-            Self::Dump(document) | Self::Live(document) => &document.name,
-            Self::Recording(on) => &on.recording.name,
-        }
-    }
 }
 
 /// The whole workbench; [`Workbench::ui`] draws it into any `Ui` (the window, or a test).
@@ -368,7 +360,7 @@ impl Workbench {
     pub fn live_frame(&mut self) {
         for news in self.live.poll() {
             match news {
-                LiveNews::Screen(document) => self.show_live(document),
+                LiveNews::Screen(document) => self.show_live(*document),
                 LiveNews::Steps(recording) => self.show_live_steps(recording),
             }
         }
@@ -749,4 +741,143 @@ fn empty_ui(ui: &mut egui::Ui, item: Option<&Opened>, loading: Option<&(String, 
                 .to_owned(),
         });
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use tapscope_core::recording::SESSION_FILE;
+    use tapscope_core::session::synthetic;
+
+    use super::*;
+
+    /// A recording of 6 steps, and the same recording as it was at its first `steps`.
+    struct Growing {
+        whole: tempfile::TempDir,
+        dir: tempfile::TempDir,
+        earlier: Option<Arc<Recording>>,
+    }
+
+    impl Growing {
+        fn new() -> Self {
+            let whole = tempfile::tempdir().expect("a folder");
+            synthetic::write(whole.path(), 6, 3).expect("written");
+            let dir = tempfile::tempdir().expect("a folder");
+            copy_dir(&whole.path().join("screens"), &dir.path().join("screens"));
+            Self {
+                whole,
+                dir,
+                earlier: None,
+            }
+        }
+
+        /// The recording with its first `steps` steps, read again as live mode does.
+        fn steps(&mut self, steps: usize) -> Arc<Recording> {
+            let log = std::fs::read_to_string(self.whole.path().join(SESSION_FILE)).expect("log");
+            let lines: String = log.split_inclusive('\n').take(steps + 1).collect();
+            std::fs::write(self.dir.path().join(SESSION_FILE), lines).expect("written");
+            let read = Recording::read(self.dir.path(), self.earlier.as_deref()).expect("read");
+            let read = Arc::new(read);
+            self.earlier = Some(Arc::clone(&read));
+            read
+        }
+    }
+
+    fn copy_dir(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).expect("a folder");
+        for file in std::fs::read_dir(from).expect("a folder") {
+            let file = file.expect("a file").path();
+            std::fs::copy(&file, to.join(file.file_name().expect("a name"))).expect("copied");
+        }
+    }
+
+    fn dump(name: &str) -> Document {
+        const DUMP: &[u8] = include_bytes!("../../../assets/samples/video_feed.xml");
+        let mut document = Document::from_bytes(name.to_owned(), None, DUMP, None).expect("parses");
+        document.name = name.to_owned();
+        document
+    }
+
+    /// A workbench with dumps `names`, the live screen at `live`, on item `current`.
+    fn workbench(names: &[&str], live: usize, current: usize) -> Workbench {
+        let mut workbench = Workbench::new();
+        workbench.opened = names.iter().map(|n| Opened::Dump(dump(n))).collect();
+        workbench.opened[live] = Opened::Live(dump(names[live]));
+        workbench.current = current;
+        workbench.live = LiveState::linked_for_tests(live);
+        workbench
+    }
+
+    /// The live recording's step on show, and how many steps it has.
+    fn live_step(workbench: &Workbench) -> (usize, usize) {
+        let at = workbench
+            .live
+            .steps_at()
+            .expect("the live recording is open");
+        let Opened::Recording(on) = &workbench.opened[at] else {
+            panic!("the live recording is at {at}");
+        };
+        (on.at, on.recording.steps().len())
+    }
+
+    #[test]
+    fn the_first_steps_go_after_the_documents_and_the_live_screen_stays_on_show() {
+        let mut growing = Growing::new();
+        let mut workbench = workbench(&["dump", "live"], 1, 1);
+        workbench.show_live_steps(growing.steps(2));
+        assert_eq!(workbench.opened.len(), 3);
+        assert_eq!(workbench.live.steps_at(), Some(2));
+        assert_eq!(workbench.current, 1);
+        assert_eq!(workbench.timeline_step().expect("a step").index, 1);
+    }
+
+    #[test]
+    fn a_person_on_the_last_step_follows_the_new_last_one() {
+        let mut growing = Growing::new();
+        let mut workbench = workbench(&["live"], 0, 0);
+        workbench.show_live_steps(growing.steps(2));
+        workbench.go_to_step(1);
+        assert_eq!(workbench.current, 1);
+        workbench.show_live_steps(growing.steps(4));
+        assert_eq!(live_step(&workbench), (3, 4));
+        assert_eq!(workbench.step().expect("a step").index, 3);
+        assert!(workbench.document().is_some(), "the new last step is drawn");
+    }
+
+    #[test]
+    fn a_person_on_an_earlier_step_stays_on_it() {
+        let mut growing = Growing::new();
+        let mut workbench = workbench(&["live"], 0, 0);
+        workbench.show_live_steps(growing.steps(3));
+        workbench.go_to_step(1);
+        workbench.show_live_steps(growing.steps(5));
+        assert_eq!(live_step(&workbench), (1, 5));
+        assert_eq!(workbench.step().expect("a step").index, 1);
+    }
+
+    #[test]
+    fn what_is_opened_after_the_steps_stays_where_it_is() {
+        // The live screen connected, its steps were shown, then a dump was opened.
+        let mut growing = Growing::new();
+        let mut workbench = workbench(&["live"], 0, 0);
+        workbench.show_live_steps(growing.steps(1));
+        workbench.add_documents(vec![dump("later")]);
+        assert_eq!(workbench.current, 2);
+        workbench.show_live_steps(growing.steps(3));
+        assert_eq!(workbench.opened.len(), 3);
+        assert_eq!(workbench.document().expect("a dump").name, "later");
+        assert_eq!(live_step(&workbench), (0, 3));
+    }
+
+    #[test]
+    fn no_steps_change_nothing() {
+        let mut workbench = workbench(&["live"], 0, 0);
+        let empty = tempfile::tempdir().expect("a folder");
+        assert!(Recording::read(empty.path(), None).is_err());
+        assert_eq!(workbench.opened.len(), 1);
+        assert_eq!(workbench.live.steps_at(), None);
+        workbench.live_frame();
+        assert_eq!(workbench.live.steps_at(), None);
+    }
 }

@@ -219,7 +219,7 @@ fn agents_note(before: Waiting, now: Waiting) -> Option<String> {
 #[derive(Debug)]
 pub enum LiveNews {
     /// The phone's screen settled on a new version.
-    Screen(Document),
+    Screen(Box<Document>),
     /// The session's recording grew.
     Steps(Arc<Recording>),
 }
@@ -242,7 +242,7 @@ impl LiveState {
                 Update::Screen(document) => {
                     link.busy = false;
                     link.error = None;
-                    news.push(LiveNews::Screen(*document));
+                    news.push(LiveNews::Screen(document));
                 }
                 Update::Answered => {
                     link.busy = false;
@@ -291,6 +291,20 @@ impl LiveState {
         if let Some(link) = &mut self.link {
             link.screen = screen;
             link.steps = steps;
+        }
+    }
+
+    /// A panel linked to no phone thread, the live screen at `screen`: for tests of what
+    /// the workbench does with live news.
+    #[cfg(test)]
+    pub(crate) fn linked_for_tests(screen: usize) -> Self {
+        let (commands, _) = std::sync::mpsc::channel();
+        let (_, updates) = std::sync::mpsc::channel();
+        let mut link = Link::new("sim".into(), commands, updates);
+        link.screen = Some(screen);
+        Self {
+            link: Some(link),
+            ..Self::default()
         }
     }
 

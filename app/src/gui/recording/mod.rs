@@ -77,6 +77,9 @@ impl StepScreen {
     }
 }
 
+/// A step's forensics review, or why the recording could not be reviewed.
+type Reviewed = Result<Review, Arc<RecordingError>>;
+
 /// One recording, as read when it was opened (the views read it, never again from disk).
 #[derive(Debug)]
 pub struct Recording {
@@ -89,7 +92,7 @@ pub struct Recording {
     /// Each step's forensics review and its screens before and after compared, by step
     /// index; kept when the recording is read again after it grew (a step's review and
     /// diff depend on it and earlier steps only).
-    reviews: Arc<Mutex<HashMap<usize, Result<Review, Arc<RecordingError>>>>>,
+    reviews: Arc<Mutex<HashMap<usize, Reviewed>>>,
     diffs: Arc<Mutex<HashMap<usize, Arc<TreeDiff>>>>,
     /// Lines that could not be read and screen files that are missing (files that are
     /// there but damaged are found when their step is shown).
@@ -266,7 +269,7 @@ impl Recording {
     }
 
     /// The forensics review of step `index`, made once per step.
-    pub fn review(&self, index: usize) -> Result<Review, Arc<RecordingError>> {
+    pub fn review(&self, index: usize) -> Reviewed {
         lock(&self.reviews)
             .entry(index)
             .or_insert_with(|| forensics::review(&self.recording, index).map_err(Arc::new))
