@@ -13,7 +13,8 @@ use std::time::Instant;
 
 use egui_kittest::Harness;
 use tapscope::gui::Workbench;
-use tapscope::gui::recording::{self, CACHE_SCREENS};
+use tapscope::gui::open::{self, Opening};
+use tapscope::gui::recording::CACHE_SCREENS;
 use tapscope_core::session::synthetic;
 
 const STEPS: usize = 1000;
@@ -50,9 +51,11 @@ fn long_recording() -> &'static Path {
 }
 
 fn opened(dir: &Path) -> Harness<'static, Workbench> {
-    let (documents, _) = recording::open(dir).expect("opens");
+    let Ok(Opening::Recording(recording)) = open::load(dir) else {
+        panic!("{} opens as a recording", dir.display());
+    };
     let mut workbench = Workbench::new();
-    workbench.add_documents(documents);
+    workbench.add_recording(recording);
     let mut harness = Harness::builder()
         .with_size(egui::vec2(1600.0, 960.0))
         .build_ui_state(|ui, workbench: &mut Workbench| workbench.ui(ui), workbench);

@@ -281,7 +281,7 @@ fn bad_files_raise_a_banner_and_keep_what_is_open() {
         open_and_wait(&mut harness, path);
         harness.get_by_label_contains(words);
         let workbench = harness.state();
-        assert_eq!(workbench.documents.len(), 1, "{}", path.display());
+        assert_eq!(workbench.opened.len(), 1, "{}", path.display());
         assert_eq!(workbench.title(), "tapscope — video_feed.xml (sample)");
     }
     // Dismissing clears the banner; the sample is still there.
@@ -311,13 +311,25 @@ fn opens_a_folder_of_dumps_with_their_screenshots() {
     open_and_wait(&mut harness, &dir);
     let workbench = harness.state();
     let names: Vec<&str> = workbench
-        .documents
+        .opened
         .iter()
-        .map(|d| d.name.as_str())
+        .filter_map(|o| Some(o.document()?.name.as_str()))
         .collect();
     assert_eq!(names, ["a_feed.xml", "b_feed.xml"]);
-    assert!(workbench.documents[0].screenshot.is_some());
-    assert!(workbench.documents[1].screenshot.is_none());
+    assert!(
+        workbench.opened[0]
+            .document()
+            .expect("a dump")
+            .screenshot
+            .is_some()
+    );
+    assert!(
+        workbench.opened[1]
+            .document()
+            .expect("a dump")
+            .screenshot
+            .is_none()
+    );
     assert!(
         workbench.title().ends_with("a_feed.xml"),
         "{}",

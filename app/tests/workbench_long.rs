@@ -58,11 +58,14 @@ fn check_step(harness: &mut Harness<'static, Workbench>, index: usize) {
     harness.get_by_label(&position);
     // The step list scrolled to it (only the rows in view are laid out).
     harness.get_by_label(&format!("{:>3} {}", step.step, step.tool));
-    let document = workbench.document().expect("a document");
     let Some(screen) = step.after.as_ref().or(step.before.as_ref()) else {
-        assert!(!document.has_screen());
+        assert!(
+            workbench.document().is_none(),
+            "a step without a screen shows none"
+        );
         return;
     };
+    let document = workbench.document().expect("a document");
     assert!(document.screen_loaded());
     assert_eq!(document.version, screen.version);
     let dump = std::fs::read_to_string(long_recording().join(&screen.dump)).expect("dump");
@@ -79,12 +82,11 @@ fn check_step(harness: &mut Harness<'static, Workbench>, index: usize) {
 fn far_jumps_show_the_right_screens() {
     let mut harness = opened();
     let workbench = harness.state();
-    assert_eq!(workbench.documents.len(), STEPS);
+    let recording = workbench.recording().expect("a recording");
+    assert_eq!(recording.steps().len(), STEPS);
     assert!(workbench.banner.is_empty());
     // Only the screen on show was loaded to open it.
-    let loaded = workbench.documents.iter().filter(|d| d.screen_loaded());
-    let with_screen = loaded.filter(|d| d.has_screen()).count();
-    assert_eq!(with_screen, 1);
+    assert_eq!(recording.screens_in_memory(), 1);
     for index in [STEPS - 1, 0, STEPS / 2] {
         check_step(&mut harness, index);
     }
@@ -101,10 +103,8 @@ fn stepping_through_every_step_keeps_the_cache_bound() {
         assert_eq!(workbench.step().expect("a step").index, index);
         let info = &workbench.step().expect("a step").recording;
         assert!(info.screens_in_memory() <= CACHE_SCREENS);
-        let held = workbench
-            .documents
-            .iter()
-            .filter(|d| d.screen_loaded() && d.has_screen());
+        // The workbench holds the screen on show only, the rest is the cache's.
+        let held = workbench.opened.iter().filter(|o| o.document().is_some());
         assert!(held.count() <= 1, "step {index}");
     }
     // One screenshot texture at a time: those of steps left behind are freed.

@@ -102,7 +102,10 @@ fn banner_texts(workbench: &Workbench) -> String {
 fn steps_through_the_demo_by_key_button_and_list() {
     let mut harness = demo_harness(Harness::builder());
     let workbench = harness.state();
-    assert_eq!(workbench.documents.len(), 25);
+    assert_eq!(
+        workbench.recording().expect("a recording").steps().len(),
+        25
+    );
     assert!(workbench.banner.is_empty(), "{}", banner_texts(workbench));
     // It opens on the first step with a screen: step 1 (load_skill) read none.
     assert_eq!(
@@ -189,7 +192,10 @@ fn a_cut_short_last_line_keeps_every_step_before_it() {
     let mut harness = harness(Harness::builder());
     open(&mut harness, &dir);
     let workbench = harness.state();
-    assert_eq!(workbench.documents.len(), 24);
+    assert_eq!(
+        workbench.recording().expect("a recording").steps().len(),
+        24
+    );
     assert_eq!(
         workbench.title(),
         "tapscope — recording_cut — step 2/24 · screen_operation_accessibility"
@@ -216,7 +222,15 @@ fn missing_screen_files_are_named_and_the_steps_still_show() {
 
     let mut harness = harness(Harness::builder());
     open(&mut harness, &dir);
-    assert_eq!(harness.state().documents.len(), demo.steps.len());
+    assert_eq!(
+        harness
+            .state()
+            .recording()
+            .expect("a recording")
+            .steps()
+            .len(),
+        demo.steps.len()
+    );
     let banner = banner_texts(harness.state());
     assert!(
         banner.contains(&screenshot) && banner.contains(&dump),
@@ -246,7 +260,7 @@ fn an_unknown_format_version_is_an_error_in_the_window() {
     let mut harness = harness(Harness::builder());
     open(&mut harness, &dir);
     let workbench = harness.state();
-    assert!(workbench.documents.is_empty());
+    assert!(workbench.opened.is_empty());
     harness
         .get_by_label_contains("is recording format version 99, but this tapscope reads version 1");
     harness.get_by_label_contains("upgrade tapscope");

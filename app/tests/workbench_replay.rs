@@ -254,7 +254,7 @@ fn the_compare_view_shows_the_tree_acted_on_with_the_target_line_selected() {
         .expect("the demo taps the knitting video");
     let mut harness = demo_harness(Harness::builder());
     harness.state_mut().go_to_step(tap);
-    harness.state_mut().replay.compare = true;
+    harness.state_mut().settings.compare = true;
     harness.run();
     harness.get_by_label("Tree acted on, the target highlighted");
     let selected: Vec<String> = harness
@@ -280,7 +280,7 @@ fn renders_the_compare_view_of_a_scroll_to_a_snapshot() {
     let mut harness = demo_harness(Harness::builder().wgpu());
     let scroll = second_scroll(&demo());
     harness.state_mut().go_to_step(scroll);
-    harness.state_mut().replay.compare = true;
+    harness.state_mut().settings.compare = true;
     harness.run();
     let options = egui_kittest::SnapshotOptions::new()
         .threshold(2.0)
@@ -367,7 +367,7 @@ fn missing_screens_are_named_in_the_compare_view_and_the_forensics() {
     }
     let mut harness = opened(Harness::builder(), dir);
     harness.state_mut().go_to_step(scroll);
-    harness.state_mut().replay.compare = true;
+    harness.state_mut().settings.compare = true;
     harness.run();
     // The old screen of the stale tap is the one this scroll acted on.
     for file in [&old, &after] {

@@ -8,9 +8,9 @@ use tapscope_core::inspect::RawView;
 use tapscope_core::prune::{Visibility, new_version};
 use tapscope_core::report::RawSize;
 use tapscope_core::tokens::{Encoding, TokenCount};
-use tapscope_core::{DumpFormat, Size, Tree, parse};
+use tapscope_core::{Size, Tree, parse};
 
-use super::recording::StepInfo;
+use super::error::{OpenError, ScreenshotError};
 
 /// A screenshot that belongs to a dump (same stem, `.png`).
 #[derive(Clone, Debug)]
@@ -37,13 +37,8 @@ pub struct Document {
     /// Problems that did not stop the load (a screenshot that does not fit, …).
     pub warnings: Vec<String>,
     /// What the screen pane says about a screen it cannot show in full: a recorded
-    /// screenshot or dump that is missing, or a step that recorded no screen.
+    /// screenshot that is missing or unreadable, or one that does not fit the display.
     pub screen_notes: Vec<String>,
-    /// The recorded step this document shows, when it comes from a recording.
-    pub step: Option<Box<StepInfo>>,
-    /// A recorded step whose screen is not in memory: only its metadata is here until it
-    /// is shown (see `gui::recording`).
-    pub(super) unloaded: bool,
 }
 
 impl Document {
@@ -51,15 +46,16 @@ impl Document {
         *self.raw_sizes[slot(encoding)].get_or_init(|| RawSize::measure(&self.text, encoding))
     }
 
-    /// Whether the screen is in memory: `false` only for a recorded step not loaded yet.
+    /// Whether the screen is in memory: always, a document is loaded whole (a recorded
+    /// step whose screen is not loaded has no document).
     pub fn screen_loaded(&self) -> bool {
-        !self.unloaded
+        true
     }
 
-    /// Whether there is a screen to show: a step that recorded none, or whose dump is
-    /// missing, has only its metadata.
+    /// Whether there is a screen to show: always, a step that recorded none (or whose
+    /// dump is missing) has no document.
     pub fn has_screen(&self) -> bool {
-        self.step.as_ref().is_none_or(|step| step.shown.is_some())
+        true
     }
 
     /// Builds a document from a dump's bytes and, optionally, its screenshot's bytes; the
@@ -69,8 +65,8 @@ impl Document {
         path: Option<PathBuf>,
         dump: &[u8],
         png: Option<&[u8]>,
-    ) -> Result<Self, String> {
-        let screenshot = png.map(|png| decode_png(png).map(Arc::new));
+    ) -> Result<Self, OpenError> {
+        let screenshot = png.map(|png| decode_png("the screenshot", png).map(Arc::new));
         Self::with_screenshot(name, path, dump, screenshot)
     }
 
@@ -80,8 +76,8 @@ impl Document {
         name: String,
         path: Option<PathBuf>,
         dump: &[u8],
-        screenshot: Option<Result<Arc<egui::ColorImage>, String>>,
-    ) -> Result<Self, String> {
+        screenshot: Option<Result<Arc<egui::ColorImage>, ScreenshotError>>,
+    ) -> Result<Self, OpenError> {
         Self::with_raw_tokens(name, path, dump, screenshot, None)
     }
 
@@ -91,13 +87,15 @@ impl Document {
         name: String,
         path: Option<PathBuf>,
         dump: &[u8],
-        screenshot: Option<Result<Arc<egui::ColorImage>, String>>,
+        screenshot: Option<Result<Arc<egui::ColorImage>, ScreenshotError>>,
         raw_tokens: Option<(Encoding, usize)>,
-    ) -> Result<Self, String> {
-        let text = parse::decode(dump)
-            .map_err(|e| format!("{name}: {e}"))?
-            .into_owned();
-        let tree = parse::parse_str(&text).map_err(|e| format!("{name}: {e}"))?;
+    ) -> Result<Self, OpenError> {
+        let failed = |source| OpenError::Dump {
+            name: name.clone(),
+            source,
+        };
+        let text = parse::decode(dump).map_err(failed)?.into_owned();
+        let tree = parse::parse_str(&text).map_err(failed)?;
         let mut warnings = Vec::new();
         let screenshot = screenshot.and_then(|decoded| match decoded {
             Ok(image) => {
@@ -107,9 +105,7 @@ impl Document {
                 Some(Screenshot { image })
             }
             Err(e) => {
-                warnings.push(format!(
-                    "{name}: the screenshot could not be read ({e}); showing a wireframe"
-                ));
+                warnings.push(format!("{name}: {e}; showing a wireframe"));
                 None
             }
         });
@@ -125,8 +121,6 @@ impl Document {
             version: new_version(),
             warnings,
             screen_notes: Vec::new(),
-            step: None,
-            unloaded: false,
         };
         match raw_tokens {
             Some((encoding, tokens)) => {
@@ -144,33 +138,6 @@ impl Document {
             }
         }
         Ok(document)
-    }
-
-    /// A document with no screen at all: a recorded step that has none to show.
-    pub fn without_screen(name: String) -> Self {
-        let tree = Tree {
-            nodes: Vec::new(),
-            windows: Vec::new(),
-            display: Size::default(),
-            rotation: 0,
-            format: DumpFormat::Uiautomator,
-            app: String::new(),
-        };
-        Self {
-            path: None,
-            name,
-            visibility: Visibility::of(&tree),
-            raw_view: RawView::default(),
-            raw_sizes: [OnceLock::new(), OnceLock::new()],
-            tree,
-            text: String::new(),
-            screenshot: None,
-            version: String::new(),
-            warnings: Vec::new(),
-            screen_notes: Vec::new(),
-            step: None,
-            unloaded: false,
-        }
     }
 }
 
@@ -195,10 +162,13 @@ fn size_warning(name: &str, [w, h]: [usize; 2], display: Size) -> Option<String>
     })
 }
 
-/// Decodes a PNG into an image egui can upload.
-pub fn decode_png(bytes: &[u8]) -> Result<egui::ColorImage, String> {
+/// Decodes the PNG `file` holds into an image egui can upload.
+pub fn decode_png(file: &str, bytes: &[u8]) -> Result<egui::ColorImage, ScreenshotError> {
     let image = image::load_from_memory_with_format(bytes, image::ImageFormat::Png)
-        .map_err(|e| e.to_string())?
+        .map_err(|source| ScreenshotError::Decode {
+            file: file.to_owned(),
+            source,
+        })?
         .to_rgba8();
     let size = [image.width() as usize, image.height() as usize];
     Ok(egui::ColorImage::from_rgba_unmultiplied(
@@ -207,11 +177,17 @@ pub fn decode_png(bytes: &[u8]) -> Result<egui::ColorImage, String> {
     ))
 }
 
+/// Dumps opened, and those of a folder that failed.
+pub type Opened = (Vec<Document>, Vec<OpenError>);
+
 /// Opens a dump, a dump with its screenshot beside it, or every dump of a folder.
 /// Dumps that fail in a folder are reported, the others still open.
-pub fn open(path: &Path) -> Result<(Vec<Document>, Vec<String>), String> {
+pub fn open(path: &Path) -> Result<Opened, OpenError> {
     if path.is_dir() {
-        let files = parse::dumps_in(path).map_err(|e| e.to_string())?;
+        let files = parse::dumps_in(path).map_err(|source| OpenError::Dump {
+            name: path.display().to_string(),
+            source,
+        })?;
         let mut documents = Vec::new();
         let mut errors = Vec::new();
         for file in &files {
@@ -221,26 +197,33 @@ pub fn open(path: &Path) -> Result<(Vec<Document>, Vec<String>), String> {
             }
         }
         if documents.is_empty() {
-            let why = if files.is_empty() {
-                "holds no .xml or .json dump".to_owned()
-            } else {
-                format!("holds no readable dump ({} failed)", files.len())
-            };
-            errors.insert(0, format!("{} {why}", path.display()));
-            return Err(errors.join("\n"));
+            return Err(OpenError::NoDumps {
+                dir: path.to_path_buf(),
+                failed: errors,
+            });
         }
         return Ok((documents, errors));
     }
     open_file(path).map(|d| (vec![d], Vec::new()))
 }
 
-fn open_file(path: &Path) -> Result<Document, String> {
+/// A dump and the screenshot beside it; a screenshot that is there but cannot be read is
+/// a warning naming it and why, and the screen is drawn as a wireframe.
+fn open_file(path: &Path) -> Result<Document, OpenError> {
     let name = path.file_name().map_or_else(
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
-    let dump = parse::read_file(path).map_err(|e| e.to_string())?;
+    let dump = parse::read_file(path).map_err(|source| OpenError::Dump {
+        name: name.clone(),
+        source,
+    })?;
     let png_path = path.with_extension("png");
-    let png = std::fs::read(&png_path).ok();
-    Document::from_bytes(name, Some(path.to_path_buf()), &dump, png.as_deref())
+    let file = png_path.display().to_string();
+    let screenshot = match std::fs::read(&png_path) {
+        Ok(png) => Some(decode_png(&file, &png).map(Arc::new)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(source) => Some(Err(ScreenshotError::Read { file, source })),
+    };
+    Document::with_screenshot(name, Some(path.to_path_buf()), &dump, screenshot)
 }

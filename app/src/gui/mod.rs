@@ -1,11 +1,15 @@
 //! The desktop workbench (eframe/egui): screenshot, raw dump and pruned tree side by side,
 //! for one dump or each step of a recording.
 
+pub mod context;
 pub mod document;
+pub mod error;
+pub mod gesture;
 pub mod live;
 pub mod open;
 pub mod recording;
 pub mod selection;
+pub mod texture;
 pub mod views;
 pub mod workbench;
 

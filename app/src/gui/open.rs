@@ -1,102 +1,63 @@
-//! Opening files in the workbench: on a background thread (poll-promise) so the window keeps
-//! running, from the open dialogs, drag and drop, or a path; a recording or dumps.
+//! Opening things in the workbench off the UI thread (poll-promise): a recording as a
+//! recording, or a dump, a dump with its screenshot, a folder of dumps; the open dialogs
+//! and drag and drop.
 
 use std::path::{Path, PathBuf};
-
-use poll_promise::Promise;
+use std::sync::Arc;
 
 use super::document::{self, Document};
-use super::recording;
-use super::workbench::Workbench;
+use super::error::OpenError;
+use super::recording::{self, Recording};
 
-/// The documents a path opened and the errors of those that did not, or why nothing did.
-pub type Loaded = Result<(Vec<Document>, Vec<String>), String>;
-
-impl Workbench {
-    /// Starts loading `path` on a background thread; the UI keeps running meanwhile.
-    /// A recording (a folder with `session.jsonl`, or the file) opens one document per step.
-    pub fn open(&mut self, path: PathBuf, ctx: &egui::Context) {
-        let ctx = ctx.clone();
-        let name = path.display().to_string();
-        let promise = Promise::spawn_thread("open dump", move || {
-            let loaded = load(&path);
-            ctx.request_repaint();
-            loaded
-        });
-        self.loading = Some((name, promise));
-    }
-
-    /// Waits for what [`Workbench::open`] is loading and opens it (tests, scripted use).
-    pub fn finish_loading(&mut self) {
-        if let Some((_, promise)) = self.loading.take() {
-            self.opened(promise.block_and_take());
-        }
-    }
-
-    /// Whether a file is still being opened in the background.
-    pub fn is_loading(&self) -> bool {
-        self.loading.is_some()
-    }
-
-    pub(super) fn poll_loading(&mut self) {
-        let Some((name, promise)) = self.loading.take() else {
-            return;
-        };
-        match promise.try_take() {
-            Err(promise) => self.loading = Some((name, promise)),
-            Ok(loaded) => self.opened(loaded),
-        }
-    }
-
-    fn opened(&mut self, loaded: Loaded) {
-        match loaded {
-            Ok((documents, errors)) => {
-                self.banner.error_all(&errors);
-                self.add_documents(documents);
-            }
-            Err(message) => self.banner.error(message),
-        }
-    }
-
-    pub(super) fn open_dialog(&mut self, ctx: &egui::Context) {
-        let picked = rfd::FileDialog::new()
-            .add_filter("dumps and recordings", &["xml", "json", "jsonl"])
-            .set_title("Open a dump, or a recording's session.jsonl")
-            .pick_file();
-        if let Some(path) = picked {
-            self.open(path, ctx);
-        }
-    }
-
-    pub(super) fn open_folder_dialog(&mut self, ctx: &egui::Context) {
-        let picked = rfd::FileDialog::new()
-            .set_title("Open a recording, or a folder of dumps")
-            .pick_folder();
-        if let Some(path) = picked {
-            self.open(path, ctx);
-        }
-    }
-
-    pub(super) fn handle_dropped_files(&mut self, ctx: &egui::Context) {
-        let dropped: Vec<PathBuf> = ctx.input(|i| {
-            i.raw
-                .dropped_files
-                .iter()
-                .map(|f| f.path().to_path_buf())
-                .filter(|p| !p.as_os_str().is_empty())
-                .collect()
-        });
-        for path in dropped {
-            self.open(path, ctx);
-        }
-    }
+/// What a path opened.
+#[derive(Debug)]
+pub enum Opening {
+    /// Dumps, and the errors of those of a folder that did not open.
+    Dumps(Vec<Document>, Vec<OpenError>),
+    /// A recording, its first screen already loaded into its cache.
+    Recording(Arc<Recording>),
 }
 
+/// What a path opened, or why nothing did.
+pub type Loaded = Result<Opening, OpenError>;
+
 /// Opens a recording, or a dump, a dump with its screenshot, or a folder of dumps.
-fn load(path: &Path) -> Loaded {
+pub fn load(path: &Path) -> Loaded {
     if recording::is_recording(path) {
-        recording::open(path)
-    } else {
-        document::open(path)
+        let recording = Recording::read(path, None)?;
+        // The first screen loads here, off the UI thread.
+        if let Some(first) = recording.first_with_screen() {
+            recording.step_screen(first);
+        }
+        return Ok(Opening::Recording(Arc::new(recording)));
     }
+    let (documents, errors) = document::open(path)?;
+    Ok(Opening::Dumps(documents, errors))
+}
+
+/// A dump or a recording's log, picked in a dialog.
+pub fn pick_file() -> Option<PathBuf> {
+    rfd::FileDialog::new()
+        .add_filter("dumps and recordings", &["xml", "json", "jsonl"])
+        .set_title("Open a dump, or a recording's session.jsonl")
+        .pick_file()
+}
+
+/// A recording or a folder of dumps, picked in a dialog.
+pub fn pick_folder() -> Option<PathBuf> {
+    rfd::FileDialog::new()
+        .set_title("Open a recording, or a folder of dumps")
+        .pick_folder()
+}
+
+/// The files dropped on the window this frame.
+pub fn dropped(ctx: &egui::Context) -> Vec<PathBuf> {
+    ctx.input(|i| {
+        i.raw
+            .dropped_files
+            .iter()
+            .map(|f| f.path().to_path_buf())
+            .filter(|p| !p.as_os_str().is_empty())
+            .collect()
+    })
 }

@@ -1,67 +1,99 @@
-//! The workbench: open documents, the settings a person chose, and the layout of the panes.
+//! The workbench: what is open (dumps, recordings, the live phone's screen), the settings
+//! a person chose, and each frame: first what changed (loading, keys, live news, the screen
+//! on show and its analysis), then the layout of the panes.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use poll_promise::Promise;
-use tapscope_core::inspect::Inspection;
-use tapscope_core::prune::PruneRules;
 use tapscope_core::tokens::Encoding;
 
+use super::context::{Analysis, Settings, ShownId, ViewContext};
 use super::document::Document;
-use super::live::LiveState;
-use super::open::Loaded;
-use super::recording::StepInfo;
+use super::live::{LiveNews, LiveState, panel};
+use super::open::{self, Loaded, Opening};
+use super::recording::{Recording, StepRef, StepScreen};
 use super::selection::Selection;
-use super::views::{banner, details, pruned, raw, rules, screen, stats, step};
-use super::views::{compare, replay, timeline};
+use super::views::{banner, compare, details, pruned, raw, rules, screen, stats, step, timeline};
 
-/// What a person chose, kept across documents (and what a saved session would keep).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Settings {
-    pub rules: PruneRules,
-    /// The rules the diff compares against.
-    pub baseline: PruneRules,
-    pub encoding: Encoding,
-    pub heat_map: bool,
-    pub show_rules: bool,
+/// One thing open in the workbench.
+#[derive(Debug)]
+pub enum Opened {
+    /// A dump (with its screenshot, when it has one).
+    Dump(Document),
+    /// A recording, on one of its steps.
+    Recording(OnStep),
+    /// The live phone's latest screen.
+    Live(Document),
 }
 
-impl Default for Settings {
-    fn default() -> Self {
+/// A recording and the step of it on show, with that step's screen.
+#[derive(Debug)]
+pub struct OnStep {
+    pub recording: Arc<Recording>,
+    /// The step on show (0-based).
+    pub at: usize,
+    /// The screen of step `at`, once loaded.
+    screen: Option<StepScreen>,
+}
+
+impl OnStep {
+    fn new(recording: Arc<Recording>, at: usize) -> Self {
         Self {
-            rules: PruneRules::default(),
-            baseline: PruneRules::default(),
-            encoding: Encoding::O200k,
-            heat_map: false,
-            show_rules: true,
+            recording,
+            at,
+            screen: None,
+        }
+    }
+
+    /// The step on show.
+    pub fn step(&self) -> Option<StepRef<'_>> {
+        let mut step = self.recording.step(self.at)?;
+        if matches!(self.screen, Some(StepScreen::None(_))) {
+            step.shown = None;
+        }
+        Some(step)
+    }
+
+    /// Shows step `at`, loading its screen (from the cache when it is there); whether it
+    /// loaded one now.
+    fn show(&mut self, at: usize) -> bool {
+        if self.at == at && self.screen.is_some() {
+            return false;
+        }
+        self.at = at;
+        self.screen = Some(self.recording.step_screen(at));
+        true
+    }
+}
+
+impl Opened {
+    /// The screen on show, when there is one.
+    pub fn document(&self) -> Option<&Document> {
+        match self {
+            Self::Dump(document) | Self::Live(document) => Some(document),
+            Self::Recording(on) => Some(&on.screen.as_ref()?.screen()?.document),
         }
     }
 }
 
-/// The current document pruned under the current and the baseline rules.
-#[derive(Debug)]
-pub struct Analysis {
-    pub current: Inspection,
-    pub baseline: Inspection,
-    /// What these were computed from, to know when to recompute.
-    key: (usize, PruneRules, PruneRules, Encoding),
-}
-
 /// The whole workbench; [`Workbench::ui`] draws it into any `Ui` (the window, or a test).
 pub struct Workbench {
+    /// What a person chose, kept across what is open.
     pub settings: Settings,
-    pub documents: Vec<Document>,
+    pub opened: Vec<Opened>,
     pub current: usize,
+    /// The screen on show pruned, worked out again when it or the settings change.
     pub analysis: Option<Analysis>,
     pub selection: Selection,
+    pub banner: banner::Banner,
+    // Each pane's own state.
     pub screen: screen::ScreenState,
     pub raw: raw::RawState,
     pub rules_panel: rules::RulesState,
-    pub banner: banner::Banner,
     pub step_panel: step::StepState,
-    /// The timeline, forensics and compare views of a recording.
-    pub replay: replay::Replay,
-    pub(super) loading: Option<(String, Promise<Loaded>)>,
+    pub timeline: timeline::Timeline,
+    loading: Option<(String, Promise<Loaded>)>,
     /// Live mode: a phone on show, taken over, served to agents.
     pub live: LiveState,
 }
@@ -69,68 +101,133 @@ pub struct Workbench {
 impl std::fmt::Debug for Workbench {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Workbench")
-            .field("documents", &self.documents.len())
+            .field("opened", &self.opened.len())
             .field("current", &self.current)
             .field("selection", &self.selection)
             .finish_non_exhaustive()
     }
 }
 
+impl Default for Workbench {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The step on show in `opened[current]`, when it is a recording.
+fn step_on_show(opened: &[Opened], current: usize) -> Option<StepRef<'_>> {
+    match opened.get(current)? {
+        Opened::Recording(on) => on.step(),
+        Opened::Dump(_) | Opened::Live(_) => None,
+    }
+}
+
+/// The step the timeline is drawn around: the one on show, or on the live screen the
+/// latest step of its recording.
+fn timeline_step<'a>(
+    opened: &'a [Opened],
+    current: usize,
+    live: &LiveState,
+) -> Option<StepRef<'a>> {
+    step_on_show(opened, current).or_else(|| {
+        let steps = live
+            .steps_at()
+            .filter(|_| live.screen_at() == Some(current))?;
+        match opened.get(steps)? {
+            Opened::Recording(on) => {
+                let recording = &on.recording;
+                recording.step(recording.steps().len().checked_sub(1)?)
+            }
+            Opened::Dump(_) | Opened::Live(_) => None,
+        }
+    })
+}
+
 impl Workbench {
     pub fn new() -> Self {
         Self {
             settings: Settings::default(),
-            documents: Vec::new(),
+            opened: Vec::new(),
             current: 0,
             analysis: None,
             selection: Selection::default(),
+            banner: banner::Banner::default(),
             screen: screen::ScreenState::default(),
             raw: raw::RawState::default(),
             rules_panel: rules::RulesState::default(),
-            banner: banner::Banner::default(),
             step_panel: step::StepState::default(),
-            replay: replay::Replay::default(),
+            timeline: timeline::Timeline::default(),
             loading: None,
             live: LiveState::default(),
         }
     }
 
-    /// Opens documents loaded elsewhere (a test, a sample compiled in) at once.
+    // ---- what is open ----
+
+    /// Opens dumps loaded elsewhere (a test, a sample compiled in) at once.
     pub fn add_documents(&mut self, documents: Vec<Document>) {
         for document in &documents {
             self.banner.warn_all(&document.warnings);
         }
         if !documents.is_empty() {
-            // A recording opens on its first screen, not on a call that showed none.
-            let first_screen = documents.iter().position(Document::has_screen);
-            self.current = self.documents.len() + first_screen.unwrap_or(0);
-            self.documents.extend(documents);
-            self.selection = Selection::default();
-            self.raw.clear_search();
-            self.screen.reset_view();
+            self.current = self.opened.len();
+            self.opened.extend(documents.into_iter().map(Opened::Dump));
+            self.on_new_item();
         }
     }
 
-    pub fn document(&self) -> Option<&Document> {
-        self.documents.get(self.current)
+    /// Opens a recording read elsewhere, on its first step with a screen.
+    pub fn add_recording(&mut self, recording: Arc<Recording>) {
+        self.banner.warn_all(&recording.warnings);
+        let first = recording.first_with_screen().unwrap_or(0);
+        let mut on = OnStep::new(recording, first);
+        on.show(first);
+        self.current = self.opened.len();
+        self.opened.push(Opened::Recording(on));
+        self.on_new_item();
     }
 
-    /// The recorded step on show, when the current document is one.
-    pub fn step(&self) -> Option<&StepInfo> {
-        self.document()?.step.as_deref()
+    fn on_new_item(&mut self) {
+        self.selection = Selection::default();
+        self.raw.clear_search();
+        self.screen.reset_view();
+    }
+
+    /// The screen on show, when there is one.
+    pub fn document(&self) -> Option<&Document> {
+        self.opened.get(self.current)?.document()
+    }
+
+    /// The recording on show, when one is.
+    pub fn recording(&self) -> Option<&Recording> {
+        match self.opened.get(self.current)? {
+            Opened::Recording(on) => Some(&on.recording),
+            Opened::Dump(_) | Opened::Live(_) => None,
+        }
+    }
+
+    /// The recorded step on show, when a recording is.
+    pub fn step(&self) -> Option<StepRef<'_>> {
+        step_on_show(&self.opened, self.current)
+    }
+
+    /// The step the timeline is drawn around: the one on show, or on the live screen the
+    /// latest step of its recording.
+    pub fn timeline_step(&self) -> Option<StepRef<'_>> {
+        timeline_step(&self.opened, self.current, &self.live)
     }
 
     /// The window title: what is open, and for a recording which step.
     pub fn title(&self) -> String {
-        match self.document() {
-            Some(Document {
-                step: Some(info), ..
-            }) => format!(
+        if let Some(step) = self.step() {
+            return format!(
                 "tapscope — {} — {} · {}",
-                info.recording.name,
-                info.position(),
-                info.step.tool
-            ),
+                step.recording.name,
+                step.position(),
+                step.step.tool
+            );
+        }
+        match self.document() {
             Some(document) => match &document.path {
                 Some(path) => format!("tapscope — {}", path.display()),
                 None => format!("tapscope — {}", document.name),
@@ -139,41 +236,33 @@ impl Workbench {
         }
     }
 
-    /// The step the timeline is drawn around: the one on show, or on the live screen the
-    /// latest step of its recording.
-    pub fn timeline_step(&self) -> Option<&StepInfo> {
-        timeline_step(&self.documents, self.current, &self.live)
-    }
-
-    /// Where step `index` of `info`'s recording sits among the documents.
-    pub(super) fn step_position(&self, info: &StepInfo, index: usize) -> Option<usize> {
-        let of_recording = |d: &Document| {
-            d.step
-                .as_deref()
-                .is_some_and(|s| Arc::ptr_eq(&s.recording, &info.recording))
-        };
-        // A recording's documents are added together, one per step, in order.
-        let target = self.documents.iter().position(of_recording)? + index;
-        let step = self.documents.get(target)?.step.as_deref()?;
-        (Arc::ptr_eq(&step.recording, &info.recording) && step.index == index).then_some(target)
-    }
-
     /// Shows the step at `index` (0-based) of the timeline's recording.
     pub fn go_to_step(&mut self, index: usize) {
-        let target = self
-            .timeline_step()
-            .and_then(|info| self.step_position(info, index));
-        if let Some(target) = target {
-            self.current = target;
-            self.selection = Selection::default();
-            // Its screen loads now, so the rest of this frame draws it whole.
-            self.load_current_screen();
-            self.refresh_analysis();
+        let target = match self.opened.get(self.current) {
+            Some(Opened::Recording(_)) => Some(self.current),
+            _ => self
+                .live
+                .steps_at()
+                .filter(|_| self.live.screen_at() == Some(self.current)),
+        };
+        let Some(Opened::Recording(on)) = target.and_then(|t| self.opened.get_mut(t)) else {
+            return;
+        };
+        if index >= on.recording.steps().len() {
+            return;
         }
+        // Its screen loads now, so the rest of this frame draws it whole.
+        if on.show(index) {
+            on.recording
+                .prefetch(&[index.wrapping_sub(1), index.saturating_add(1)]);
+        }
+        self.current = target.unwrap_or(self.current);
+        self.selection = Selection::default();
+        self.refresh_analysis();
     }
 
     fn step_by(&mut self, forward: bool) {
-        let Some(index) = self.step().map(|info| info.index) else {
+        let Some(index) = self.step().map(|step| step.index) else {
             return;
         };
         let target = if forward {
@@ -186,38 +275,195 @@ impl Workbench {
         }
     }
 
-    /// Re-prunes when the document, the rules or the encoding changed.
+    /// Which screen is on show, for the analysis to know when to start over.
+    fn shown_id(&self) -> ShownId {
+        (self.current, self.step().map(|step| step.index))
+    }
+
+    /// Re-prunes when the screen on show, the rules or the encoding changed.
     fn refresh_analysis(&mut self) {
-        let Some(document) = self.documents.get(self.current).filter(|d| d.has_screen()) else {
-            self.analysis = None;
+        let shown = self.shown_id();
+        match self.opened.get(self.current).and_then(Opened::document) {
+            Some(document) => {
+                Analysis::refresh(&mut self.analysis, shown, document, &self.settings)
+            }
+            None => self.analysis = None,
+        }
+    }
+
+    // ---- opening ----
+
+    /// Starts loading `path` on a background thread; the UI keeps running meanwhile.
+    /// A recording (a folder with `session.jsonl`, or the file) opens as a recording.
+    pub fn open(&mut self, path: PathBuf, ctx: &egui::Context) {
+        let ctx = ctx.clone();
+        let name = path.display().to_string();
+        let promise = Promise::spawn_thread("open dump", move || {
+            let loaded = open::load(&path);
+            ctx.request_repaint();
+            loaded
+        });
+        self.loading = Some((name, promise));
+    }
+
+    /// Waits for what [`Workbench::open`] is loading and opens it (tests, scripted use).
+    pub fn finish_loading(&mut self) {
+        if let Some((_, promise)) = self.loading.take() {
+            self.opened_now(promise.block_and_take());
+        }
+    }
+
+    /// Whether a file is still being opened in the background.
+    pub fn is_loading(&self) -> bool {
+        self.loading.is_some()
+    }
+
+    fn poll_loading(&mut self) {
+        let Some((name, promise)) = self.loading.take() else {
             return;
         };
-        let key = (
-            self.current,
-            self.settings.rules.clone(),
-            self.settings.baseline.clone(),
-            self.settings.encoding,
+        match promise.try_take() {
+            Err(promise) => self.loading = Some((name, promise)),
+            Ok(loaded) => self.opened_now(loaded),
+        }
+    }
+
+    fn opened_now(&mut self, loaded: Loaded) {
+        match loaded {
+            Ok(Opening::Dumps(documents, errors)) => {
+                for error in errors {
+                    self.banner.error(error.to_string());
+                }
+                self.add_documents(documents);
+            }
+            Ok(Opening::Recording(recording)) => self.add_recording(recording),
+            Err(error) => self.banner.error(error.to_string()),
+        }
+    }
+
+    fn open_dialog(&mut self, ctx: &egui::Context) {
+        if let Some(path) = open::pick_file() {
+            self.open(path, ctx);
+        }
+    }
+
+    fn open_folder_dialog(&mut self, ctx: &egui::Context) {
+        if let Some(path) = open::pick_folder() {
+            self.open(path, ctx);
+        }
+    }
+
+    // ---- live mode ----
+
+    /// Live mode's news: the phone's updates, and the person's gesture on its screen.
+    /// Called each frame before the screen on show is analysed.
+    pub fn live_frame(&mut self) {
+        for news in self.live.poll() {
+            match news {
+                LiveNews::Screen(document) => self.show_live(*document),
+                LiveNews::Steps(recording) => self.show_live_steps(recording),
+            }
+        }
+        let on_live = self.live.screen_at() == Some(self.current);
+        self.screen.touch = on_live && self.live.can_act();
+        if let Some(gesture) = self.screen.gesture.take().filter(|_| self.screen.touch) {
+            self.live.touch(gesture);
+        }
+    }
+
+    /// Puts the live screen in place of the last one, and on show.
+    fn show_live(&mut self, document: Document) {
+        let slot = self.live.screen_at().filter(
+            |&i| matches!(self.opened.get(i), Some(Opened::Live(d)) if d.name == document.name),
         );
-        if self.analysis.as_ref().is_some_and(|a| a.key == key) {
+        let index = match slot {
+            Some(i) => {
+                self.opened[i] = Opened::Live(document);
+                i
+            }
+            None => {
+                self.opened.push(Opened::Live(document));
+                self.screen.reset_view();
+                self.opened.len() - 1
+            }
+        };
+        self.live.shown_at(Some(index), self.live.steps_at());
+        // A person looking at something else stays there.
+        if slot.is_none() || self.current == index {
+            self.current = index;
+            // Node ids and the pruned lines belong to the old screen.
+            self.analysis = None;
+            self.selection = Selection::default();
+        }
+    }
+
+    /// Shows the live recording, read again, in place of the one shown before. A person on
+    /// its last step follows the new last one; one on an earlier step, or on something
+    /// else, stays where they are.
+    fn show_live_steps(&mut self, recording: Arc<Recording>) {
+        if recording.steps().is_empty() {
             return;
         }
-        let raw = document.raw_size(self.settings.encoding);
-        let inspect =
-            |rules: &PruneRules| Inspection::new(&document.tree, rules, &document.version, raw);
-        let baseline = match self.analysis.take() {
-            Some(old) if old.key.0 == key.0 && old.key.2 == key.2 && old.key.3 == key.3 => {
-                old.baseline
-            }
-            _ => inspect(&self.settings.baseline),
+        let last = recording.steps().len() - 1;
+        let at = self.live.steps_at();
+        let Some(Opened::Recording(on)) = at.and_then(|at| self.opened.get_mut(at)) else {
+            // The first steps: shown after what is open, the live screen staying on show.
+            self.opened
+                .push(Opened::Recording(OnStep::new(recording, last)));
+            self.live
+                .shown_at(self.live.screen_at(), Some(self.opened.len() - 1));
+            return;
         };
-        self.analysis = Some(Analysis {
-            current: inspect(&self.settings.rules),
-            baseline,
-            key,
-        });
+        let on_it = at == Some(self.current);
+        let following = on_it && on.at + 1 == on.recording.steps().len();
+        let step = if following { last } else { on.at.min(last) };
+        let mut grown = OnStep::new(recording, step);
+        // A step stays the same once written: the one on show keeps its screen.
+        grown.screen = if step == on.at {
+            on.screen.take()
+        } else {
+            None
+        };
+        if on_it {
+            grown.show(step);
+        }
+        *on = grown;
+        // Only a move to the new last step makes the selection another screen's.
+        if following {
+            self.selection = Selection::default();
+        }
+    }
+
+    // ---- each frame ----
+
+    /// Draws the whole workbench: what changed first, then the panes.
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        self.update(ui);
+        self.layout(ui);
+    }
+
+    /// What changed since the last frame: files opened, keys, live news, and the screen
+    /// on show loaded and analysed, so the layout draws it whole.
+    fn update(&mut self, ui: &egui::Ui) {
+        self.poll_loading();
+        for path in open::dropped(ui.ctx()) {
+            self.open(path, ui.ctx());
+        }
+        self.handle_keys(ui);
+        // Live news can replace the screen on show: it loads in this same frame.
+        self.live_frame();
+        if let Some(Opened::Recording(on)) = self.opened.get_mut(self.current) {
+            on.show(on.at);
+        }
+        self.refresh_analysis();
+        self.selection.new_frame();
     }
 
     fn handle_keys(&mut self, ui: &egui::Ui) {
+        let info = timeline_step(&self.opened, self.current, &self.live);
+        if let Some(index) = info.and_then(|i| timeline::timeline_keys(ui, i, &self.timeline)) {
+            self.go_to_step(index);
+        }
         let typing = ui.ctx().egui_wants_keyboard_input();
         let (open, folder, escape, slash, arrows) = ui.input(|i| {
             let arrows: Vec<egui::Key> = [
@@ -261,146 +507,138 @@ impl Workbench {
                     self.step_by(key == egui::Key::ArrowRight);
                 }
                 _ => {
-                    if let Some(document) = self.documents.get(self.current) {
-                        self.selection.step(&document.tree, key);
+                    if let Some(document) = self.document() {
+                        let tree = document.tree.clone();
+                        self.selection.step(&tree, key);
                     }
                 }
             }
         }
     }
 
-    /// Draws the whole workbench.
-    pub fn ui(&mut self, ui: &mut egui::Ui) {
-        self.poll_loading();
-        self.handle_dropped_files(ui.ctx());
-        let info = timeline_step(&self.documents, self.current, &self.live);
-        if let Some(index) = info.and_then(|i| timeline::timeline_keys(ui, i, &mut self.replay)) {
-            self.go_to_step(index);
-        }
-        self.handle_keys(ui);
-        // Live news can replace the document on show: it loads in this same frame.
-        self.live_frame();
-        self.load_current_screen();
-        self.refresh_analysis();
-        self.selection.new_frame();
-
+    /// The panes, around the screen on show.
+    fn layout(&mut self, ui: &mut egui::Ui) {
         egui::Panel::top("toolbar").show(ui, |ui| self.toolbar_ui(ui));
-        self.live_ui(ui);
-        if let (Some(document), Some(analysis)) = (self.documents.get(self.current), &self.analysis)
-        {
-            egui::Panel::top("stats").show(ui, |ui| {
-                stats::stats_ui(ui, document, &analysis.current, &mut self.selection);
-            });
+        if self.live.shown {
+            egui::Panel::right("live")
+                .resizable(true)
+                .default_size(280.0)
+                .show(ui, |ui| panel::panel_ui(ui, &mut self.live));
         }
-        if !self.banner.is_empty() {
-            egui::Panel::top("banner").show(ui, |ui| banner::banner_ui(ui, &mut self.banner));
+        if let Some(go) = self.recording_panels_ui(ui) {
+            self.go_to_step(go);
         }
-        let on_step = self
-            .documents
-            .get(self.current)
-            .and_then(|d| d.step.as_deref());
+        self.screen_panes_ui(ui);
+        self.selection.reveal = false;
+    }
+
+    /// The stats bar and the banner above, the step panel and the timeline below; returns
+    /// the step a person asked for.
+    fn recording_panels_ui(&mut self, ui: &mut egui::Ui) -> Option<usize> {
+        let Self {
+            opened,
+            current,
+            analysis,
+            selection,
+            settings,
+            banner,
+            step_panel,
+            timeline: strip,
+            live,
+            ..
+        } = self;
+        let document = opened.get(*current).and_then(Opened::document);
+        let on_step = step_on_show(opened, *current);
+        if let (Some(document), Some(analysis)) = (document, analysis.as_ref()) {
+            let name = on_step.map_or_else(|| document.name.clone(), |s| s.name());
+            let mut ctx = ViewContext {
+                settings,
+                document,
+                name: &name,
+                analysis,
+                selection,
+            };
+            egui::Panel::top("stats").show(ui, |ui| stats::stats_ui(ui, &mut ctx));
+        }
+        if !banner.is_empty() {
+            egui::Panel::top("banner").show(ui, |ui| banner::banner_ui(ui, banner));
+        }
         let go = on_step.and_then(|info| {
             egui::Panel::bottom("step")
                 .resizable(true)
                 .default_size(250.0)
+                .show(ui, |ui| step::step_ui(ui, info, step_panel))
+                .inner
+        });
+        let on_timeline = on_step.or_else(|| timeline_step(opened, *current, live));
+        let scrub = on_timeline.and_then(|info| {
+            egui::Panel::bottom("timeline")
                 .show(ui, |ui| {
-                    step::step_ui(ui, info, &mut self.step_panel, &mut self.replay)
+                    timeline::timeline_ui(ui, info, strip, &mut settings.compare)
                 })
                 .inner
         });
-        let on_timeline = timeline_step(&self.documents, self.current, &self.live);
-        let scrub = on_timeline.and_then(|info| {
-            egui::Panel::bottom("timeline")
-                .show(ui, |ui| timeline::timeline_ui(ui, info, &mut self.replay))
-                .inner
-        });
-        if let Some(index) = go.or(scrub) {
-            self.go_to_step(index);
-        }
-        if self.replay.compare
-            && let Some(info) = self
-                .documents
-                .get(self.current)
-                .and_then(|d| d.step.as_deref())
+        go.or(scrub)
+    }
+
+    /// The central area: the step's screens compared, or the screen on show in every
+    /// pane, or what there is instead.
+    fn screen_panes_ui(&mut self, ui: &mut egui::Ui) {
+        let Self {
+            opened,
+            current,
+            analysis,
+            selection,
+            settings,
+            banner,
+            screen,
+            raw,
+            rules_panel,
+            loading,
+            ..
+        } = self;
+        let on_step = step_on_show(opened, *current);
+        if settings.compare
+            && let Some(info) = on_step
         {
-            egui::CentralPanel::default()
-                .show(ui, |ui| compare::compare_ui(ui, info, &mut self.replay));
+            egui::CentralPanel::default().show(ui, |ui| compare::compare_ui(ui, info));
             return;
         }
-        let (Some(document), Some(analysis)) = (self.documents.get(self.current), &self.analysis)
+        let item = opened.get(*current);
+        let (Some(document), Some(analysis)) = (item.and_then(Opened::document), analysis.as_ref())
         else {
-            egui::CentralPanel::default().show(ui, |ui| self.empty_ui(ui));
+            egui::CentralPanel::default().show(ui, |ui| empty_ui(ui, item, loading.as_ref()));
             return;
         };
-        if self.settings.show_rules {
+        if settings.show_rules {
             egui::Panel::left("rules")
                 .resizable(true)
                 .default_size(270.0)
                 .show(ui, |ui| {
-                    rules::rules_ui(
-                        ui,
-                        &mut self.settings,
-                        analysis,
-                        &mut self.rules_panel,
-                        &mut self.banner,
-                        &mut self.selection,
-                    );
+                    rules::rules_ui(ui, settings, analysis, rules_panel, banner, selection);
                 });
         }
+        let name = on_step.map_or_else(|| document.name.clone(), |s| s.name());
+        let mut ctx = ViewContext {
+            settings,
+            document,
+            name: &name,
+            analysis,
+            selection,
+        };
         egui::Panel::left("screen")
             .resizable(true)
             .default_size(340.0)
-            .show(ui, |ui| {
-                screen::screen_ui(
-                    ui,
-                    document,
-                    &analysis.current,
-                    &mut self.selection,
-                    &mut self.screen,
-                    self.settings.heat_map,
-                );
-            });
+            .show(ui, |ui| screen::screen_ui(ui, &mut ctx, screen));
         egui::Panel::bottom("details")
             .resizable(true)
             .default_size(230.0)
-            .show(ui, |ui| {
-                details::details_ui(ui, document, &analysis.current, &self.selection)
-            });
+            .show(ui, |ui| details::details_ui(ui, &ctx));
         egui::Panel::right("pruned")
             .resizable(true)
             .default_size(460.0)
-            .show(ui, |ui| {
-                pruned::pruned_ui(
-                    ui,
-                    &analysis.current,
-                    &mut self.selection,
-                    self.settings.heat_map,
-                )
-            });
-        egui::CentralPanel::default().show(ui, |ui| {
-            raw::raw_ui(ui, document, &mut self.selection, &mut self.raw);
-        });
-        self.selection.reveal = false;
-    }
-
-    /// The central area when there is nothing to analyse: a step without a screen, a file
-    /// being opened, or nothing open yet.
-    fn empty_ui(&self, ui: &mut egui::Ui) {
-        if let Some(document) = self.document() {
-            ui.heading("No screen");
-            for note in &document.screen_notes {
-                ui.label(note);
-            }
-            return;
-        }
-        ui.centered_and_justified(|ui| {
-            ui.label(match &self.loading {
-                Some((name, _)) => format!("Opening {name}…"),
-                None => "Open a dump or a recording with Ctrl+O (a folder with Ctrl+Shift+O), \
-                         or drop one here."
-                    .to_owned(),
-            });
-        });
+            .show(ui, |ui| pruned::pruned_ui(ui, &mut ctx));
+        egui::CentralPanel::default().show(ui, |ui| raw::raw_ui(ui, &mut ctx, raw));
     }
 
     fn toolbar_ui(&mut self, ui: &mut egui::Ui) {
@@ -419,22 +657,7 @@ impl Workbench {
             {
                 self.open_folder_dialog(ui.ctx());
             }
-            if self.documents.len() > 1 {
-                let names: Vec<&str> = self.documents.iter().map(|d| d.name.as_str()).collect();
-                let mut current = self.current;
-                egui::ComboBox::from_label("document")
-                    .selected_text(names[current])
-                    .show_ui(ui, |ui| {
-                        for (k, name) in names.iter().enumerate() {
-                            ui.selectable_value(&mut current, k, *name);
-                        }
-                    });
-                if current != self.current {
-                    self.current = current;
-                    self.selection = Selection::default();
-                    self.screen.reset_view();
-                }
-            }
+            self.document_list_ui(ui);
             ui.separator();
             ui.label("Tokens:");
             for encoding in Encoding::ALL {
@@ -451,18 +674,210 @@ impl Workbench {
     }
 }
 
-/// [`Workbench::timeline_step`] off the fields it reads, for frames that borrow others.
-fn timeline_step<'a>(
-    documents: &'a [Document],
-    current: usize,
-    live: &LiveState,
-) -> Option<&'a StepInfo> {
-    let on_step = documents.get(current).and_then(|d| d.step.as_deref());
-    on_step.or_else(|| live.latest_step(documents, current))
+impl Workbench {
+    /// Everything open in one list, a recording by its steps; picking one shows it.
+    fn document_list_ui(&mut self, ui: &mut egui::Ui) {
+        let entries: Vec<(usize, Option<usize>, String)> = self
+            .opened
+            .iter()
+            .enumerate()
+            .flat_map(|(k, item)| -> Vec<(usize, Option<usize>, String)> {
+                match item {
+                    Opened::Recording(on) => (0..on.recording.steps().len())
+                        .filter_map(|s| Some((k, Some(s), on.recording.step(s)?.name())))
+                        .collect(),
+                    Opened::Dump(d) | Opened::Live(d) => vec![(k, None, d.name.clone())],
+                }
+            })
+            .collect();
+        if entries.len() < 2 {
+            return;
+        }
+        let on_show = (self.current, self.step().map(|s| s.index));
+        let mut picked = entries
+            .iter()
+            .position(|(k, s, _)| (*k, *s) == on_show)
+            .unwrap_or(0);
+        let before = picked;
+        egui::ComboBox::from_label("document")
+            .selected_text(entries[picked].2.as_str())
+            .show_ui(ui, |ui| {
+                for (k, (_, _, name)) in entries.iter().enumerate() {
+                    ui.selectable_value(&mut picked, k, name.as_str());
+                }
+            });
+        if picked == before {
+            return;
+        }
+        let (item, step, _) = entries[picked];
+        self.current = item;
+        self.selection = Selection::default();
+        self.screen.reset_view();
+        if let Some(step) = step {
+            self.go_to_step(step);
+        }
+    }
 }
 
-impl Default for Workbench {
-    fn default() -> Self {
-        Self::new()
+/// The central area when there is nothing to analyse: a step without a screen, a file
+/// being opened, or nothing open yet.
+fn empty_ui(ui: &mut egui::Ui, item: Option<&Opened>, loading: Option<&(String, Promise<Loaded>)>) {
+    if let Some(item) = item {
+        ui.heading("No screen");
+        if let Opened::Recording(OnStep {
+            screen: Some(StepScreen::None(why)),
+            ..
+        }) = item
+        {
+            ui.label(why.to_string());
+        }
+        return;
+    }
+    ui.centered_and_justified(|ui| {
+        ui.label(match loading {
+            Some((name, _)) => format!("Opening {name}…"),
+            None => "Open a dump or a recording with Ctrl+O (a folder with Ctrl+Shift+O), \
+                     or drop one here."
+                .to_owned(),
+        });
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use tapscope_core::recording::SESSION_FILE;
+    use tapscope_core::session::synthetic;
+
+    use super::*;
+
+    /// A recording of 6 steps, and the same recording as it was at its first `steps`.
+    struct Growing {
+        whole: tempfile::TempDir,
+        dir: tempfile::TempDir,
+        earlier: Option<Arc<Recording>>,
+    }
+
+    impl Growing {
+        fn new() -> Self {
+            let whole = tempfile::tempdir().expect("a folder");
+            synthetic::write(whole.path(), 6, 3).expect("written");
+            let dir = tempfile::tempdir().expect("a folder");
+            copy_dir(&whole.path().join("screens"), &dir.path().join("screens"));
+            Self {
+                whole,
+                dir,
+                earlier: None,
+            }
+        }
+
+        /// The recording with its first `steps` steps, read again as live mode does.
+        fn steps(&mut self, steps: usize) -> Arc<Recording> {
+            let log = std::fs::read_to_string(self.whole.path().join(SESSION_FILE)).expect("log");
+            let lines: String = log.split_inclusive('\n').take(steps + 1).collect();
+            std::fs::write(self.dir.path().join(SESSION_FILE), lines).expect("written");
+            let read = Recording::read(self.dir.path(), self.earlier.as_deref()).expect("read");
+            let read = Arc::new(read);
+            self.earlier = Some(Arc::clone(&read));
+            read
+        }
+    }
+
+    fn copy_dir(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).expect("a folder");
+        for file in std::fs::read_dir(from).expect("a folder") {
+            let file = file.expect("a file").path();
+            std::fs::copy(&file, to.join(file.file_name().expect("a name"))).expect("copied");
+        }
+    }
+
+    fn dump(name: &str) -> Document {
+        const DUMP: &[u8] = include_bytes!("../../../assets/samples/video_feed.xml");
+        let mut document = Document::from_bytes(name.to_owned(), None, DUMP, None).expect("parses");
+        document.name = name.to_owned();
+        document
+    }
+
+    /// A workbench with dumps `names`, the live screen at `live`, on item `current`.
+    fn workbench(names: &[&str], live: usize, current: usize) -> Workbench {
+        let mut workbench = Workbench::new();
+        workbench.opened = names.iter().map(|n| Opened::Dump(dump(n))).collect();
+        workbench.opened[live] = Opened::Live(dump(names[live]));
+        workbench.current = current;
+        workbench.live = LiveState::linked_for_tests(live);
+        workbench
+    }
+
+    /// The live recording's step on show, and how many steps it has.
+    fn live_step(workbench: &Workbench) -> (usize, usize) {
+        let at = workbench
+            .live
+            .steps_at()
+            .expect("the live recording is open");
+        let Opened::Recording(on) = &workbench.opened[at] else {
+            panic!("the live recording is at {at}");
+        };
+        (on.at, on.recording.steps().len())
+    }
+
+    #[test]
+    fn the_first_steps_go_after_the_documents_and_the_live_screen_stays_on_show() {
+        let mut growing = Growing::new();
+        let mut workbench = workbench(&["dump", "live"], 1, 1);
+        workbench.show_live_steps(growing.steps(2));
+        assert_eq!(workbench.opened.len(), 3);
+        assert_eq!(workbench.live.steps_at(), Some(2));
+        assert_eq!(workbench.current, 1);
+        assert_eq!(workbench.timeline_step().expect("a step").index, 1);
+    }
+
+    #[test]
+    fn a_person_on_the_last_step_follows_the_new_last_one() {
+        let mut growing = Growing::new();
+        let mut workbench = workbench(&["live"], 0, 0);
+        workbench.show_live_steps(growing.steps(2));
+        workbench.go_to_step(1);
+        assert_eq!(workbench.current, 1);
+        workbench.show_live_steps(growing.steps(4));
+        assert_eq!(live_step(&workbench), (3, 4));
+        assert_eq!(workbench.step().expect("a step").index, 3);
+        assert!(workbench.document().is_some(), "the new last step is drawn");
+    }
+
+    #[test]
+    fn a_person_on_an_earlier_step_stays_on_it() {
+        let mut growing = Growing::new();
+        let mut workbench = workbench(&["live"], 0, 0);
+        workbench.show_live_steps(growing.steps(3));
+        workbench.go_to_step(1);
+        workbench.show_live_steps(growing.steps(5));
+        assert_eq!(live_step(&workbench), (1, 5));
+        assert_eq!(workbench.step().expect("a step").index, 1);
+    }
+
+    #[test]
+    fn what_is_opened_after_the_steps_stays_where_it_is() {
+        // The live screen connected, its steps were shown, then a dump was opened.
+        let mut growing = Growing::new();
+        let mut workbench = workbench(&["live"], 0, 0);
+        workbench.show_live_steps(growing.steps(1));
+        workbench.add_documents(vec![dump("later")]);
+        assert_eq!(workbench.current, 2);
+        workbench.show_live_steps(growing.steps(3));
+        assert_eq!(workbench.opened.len(), 3);
+        assert_eq!(workbench.document().expect("a dump").name, "later");
+        assert_eq!(live_step(&workbench), (0, 3));
+    }
+
+    #[test]
+    fn no_steps_change_nothing() {
+        let mut workbench = workbench(&["live"], 0, 0);
+        let empty = tempfile::tempdir().expect("a folder");
+        assert!(Recording::read(empty.path(), None).is_err());
+        assert_eq!(workbench.opened.len(), 1);
+        assert_eq!(workbench.live.steps_at(), None);
+        workbench.live_frame();
+        assert_eq!(workbench.live.steps_at(), None);
     }
 }

@@ -4,12 +4,11 @@
 //! recorded and its steps shown on the timeline as they happen.
 
 mod follow;
-mod panel;
+pub mod panel;
 pub mod phone;
 mod touch;
 mod worker;
 
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender};
@@ -23,8 +22,8 @@ pub use phone::LivePhone;
 use worker::{Command, Update};
 
 use super::document::Document;
-use super::selection::Selection;
-use super::workbench::Workbench;
+use super::gesture::Gesture;
+use super::recording::Recording;
 
 /// The live panel: what the person chose, and the phone when one is open.
 pub struct LiveState {
@@ -59,12 +58,12 @@ struct Link {
     serving: Option<String>,
     /// The folder the session is recorded into, once it opened.
     recording: Option<PathBuf>,
-    /// Where the recording's steps sit among the workbench's documents, once it has some.
-    steps: Option<Range<usize>>,
+    /// Where the recording sits among what the workbench has open, once it has steps.
+    steps: Option<usize>,
     /// Agents' calls at the gate: waiting now, and those that gave up or left.
     agents: Waiting,
-    /// Where the live screen sits among the workbench's documents.
-    document: Option<usize>,
+    /// Where the live screen sits among what the workbench has open.
+    screen: Option<usize>,
 }
 
 impl Link {
@@ -82,7 +81,7 @@ impl Link {
             recording: None,
             steps: None,
             agents: Waiting::default(),
-            document: None,
+            screen: None,
         }
     }
 }
@@ -216,41 +215,24 @@ fn agents_note(before: Waiting, now: Waiting) -> Option<String> {
     })
 }
 
-impl Workbench {
-    /// Live mode's news: the phone's updates, and the person's gesture on its screen.
-    /// Called each frame before the current document is analysed.
-    pub fn live_frame(&mut self) {
-        self.poll_live();
-        let on_live = self
-            .live
-            .link
-            .as_ref()
-            .is_some_and(|l| l.document == Some(self.current));
-        self.screen.touch = on_live && self.live.can_act();
-        if let Some(gesture) = self.screen.gesture.take().filter(|_| self.screen.touch) {
-            self.live.send(Command::Touch(gesture));
-        }
-    }
+/// What live mode brings the workbench in a frame.
+#[derive(Debug)]
+pub enum LiveNews {
+    /// The phone's screen settled on a new version.
+    Screen(Box<Document>),
+    /// The session's recording grew.
+    Steps(Arc<Recording>),
+}
 
-    /// The live panel, when shown.
-    pub fn live_ui(&mut self, ui: &mut egui::Ui) {
-        if self.live.shown {
-            egui::Panel::right("live")
-                .resizable(true)
-                .default_size(280.0)
-                .show(ui, |ui| panel::panel_ui(ui, &mut self.live));
-        }
-    }
-
-    fn poll_live(&mut self) {
-        let Some(link) = &mut self.live.link else {
-            return;
+impl LiveState {
+    /// The phone's updates since the last frame: what they change of the panel is taken
+    /// here, the screens and the grown recording are handed back for the workbench to show.
+    pub fn poll(&mut self) -> Vec<LiveNews> {
+        let Some(link) = &mut self.link else {
+            return Vec::new();
         };
-        let updates: Vec<Update> = link.updates.try_iter().collect();
-        for update in updates {
-            let Some(link) = &mut self.live.link else {
-                return;
-            };
+        let mut news = Vec::new();
+        for update in link.updates.try_iter() {
             match update {
                 Update::Opened(phone) => link.phone = Some(phone),
                 Update::NotOpened(why) => {
@@ -260,7 +242,7 @@ impl Workbench {
                 Update::Screen(document) => {
                     link.busy = false;
                     link.error = None;
-                    self.show_live(*document);
+                    news.push(LiveNews::Screen(document));
                 }
                 Update::Answered => {
                     link.busy = false;
@@ -284,43 +266,50 @@ impl Workbench {
                     link.recording = Some(dir);
                     link.steps = None;
                 }
-                Update::Steps(steps) => self.show_steps(steps),
+                Update::Steps(recording) => news.push(LiveNews::Steps(recording)),
                 Update::Agents(agents) => {
                     link.note = agents_note(link.agents, agents).or(link.note.take());
                     link.agents = agents;
                 }
             }
         }
+        news
     }
 
-    /// Puts the live screen in place of the last one, and on show.
-    fn show_live(&mut self, document: Document) {
-        let Some(link) = &mut self.live.link else {
-            return;
-        };
-        let slot = link.document.filter(|&i| {
-            self.documents
-                .get(i)
-                .is_some_and(|d| d.name == document.name)
-        });
-        let index = match slot {
-            Some(i) => {
-                self.documents[i] = document;
-                i
-            }
-            None => {
-                self.documents.push(document);
-                self.screen.reset_view();
-                self.documents.len() - 1
-            }
-        };
-        link.document = Some(index);
-        // A person looking at another document stays there.
-        if slot.is_none() || self.current == index {
-            self.current = index;
-            // Node ids and the pruned lines belong to the old screen.
-            self.analysis = None;
-            self.selection = Selection::default();
+    /// Where the live screen sits among what is open, once it showed.
+    pub fn screen_at(&self) -> Option<usize> {
+        self.link.as_ref()?.screen
+    }
+
+    /// Where the session's recording sits among what is open, once it has steps.
+    pub fn steps_at(&self) -> Option<usize> {
+        self.link.as_ref()?.steps
+    }
+
+    /// Notes where the live screen and the session's recording are shown.
+    pub fn shown_at(&mut self, screen: Option<usize>, steps: Option<usize>) {
+        if let Some(link) = &mut self.link {
+            link.screen = screen;
+            link.steps = steps;
         }
+    }
+
+    /// A panel linked to no phone thread, the live screen at `screen`: for tests of what
+    /// the workbench does with live news.
+    #[cfg(test)]
+    pub(crate) fn linked_for_tests(screen: usize) -> Self {
+        let (commands, _) = std::sync::mpsc::channel();
+        let (_, updates) = std::sync::mpsc::channel();
+        let mut link = Link::new("sim".into(), commands, updates);
+        link.screen = Some(screen);
+        Self {
+            link: Some(link),
+            ..Self::default()
+        }
+    }
+
+    /// Sends the person's gesture on the live screen to the phone.
+    pub fn touch(&mut self, gesture: Gesture) {
+        self.send(Command::Touch(gesture));
     }
 }

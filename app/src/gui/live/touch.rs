@@ -8,7 +8,7 @@ use tapscope_core::geometry::Point;
 use tapscope_core::model::Flags;
 use tapscope_core::session::{Action, Observation};
 
-use crate::gui::views::screen::Gesture;
+use crate::gui::gesture::Gesture;
 
 /// How long a person's swipe takes, and a tap where no node answers.
 const SWIPE: Duration = Duration::from_millis(300);

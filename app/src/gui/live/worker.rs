@@ -13,7 +13,8 @@ use super::follow::Follow;
 use super::phone::{LivePhone, Served};
 use super::touch;
 use crate::gui::document::Document;
-use crate::gui::views::screen::Gesture;
+use crate::gui::gesture::Gesture;
+use crate::gui::recording::Recording;
 use crate::mcp::Failure;
 use crate::mcp::gate::Waiting;
 
@@ -50,8 +51,8 @@ pub enum Update {
     Serving(Option<String>),
     /// The folder the session is recorded into from now on.
     Recording(PathBuf),
-    /// The recording's steps, read again after it grew.
-    Steps(Vec<Document>),
+    /// The recording, read again after it grew.
+    Steps(Arc<Recording>),
     /// Agents' calls at the gate changed.
     Agents(Waiting),
 }
@@ -198,8 +199,10 @@ impl<F: Fn(Update)> Worker<'_, F> {
     fn show_steps(&mut self) {
         let grown = self.followed.as_mut().and_then(Follow::grown);
         match grown {
-            Some(Ok(steps)) => (self.send)(Update::Steps(steps)),
-            Some(Err(why)) => (self.send)(Update::Note(why)),
+            Some(Ok(recording)) => (self.send)(Update::Steps(recording)),
+            Some(Err(why)) => (self.send)(Update::Note(format!(
+                "the timeline could not read the recording: {why}"
+            ))),
             None => {}
         }
     }
@@ -233,7 +236,7 @@ impl<F: Fn(Update)> Worker<'_, F> {
                 document.version = latest.version.clone();
                 (self.send)(Update::Screen(Box::new(document)));
             }
-            Err(e) => (self.send)(Update::Failed(e)),
+            Err(e) => (self.send)(Update::Failed(e.to_string())),
         }
         true
     }

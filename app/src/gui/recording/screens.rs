@@ -1,30 +1,83 @@
-//! The screens of one recording, loaded when a step shows them: the dump read, checked and
-//! parsed, the screenshot decoded, in a bounded cache (least recently used out) that a
-//! background thread fills ahead with the neighbouring steps.
+//! The screens of one recording, in ONE bounded cache (least recently used out) that every
+//! view reads: the step on show, the forensics thumbnails and the compare view. A screen is
+//! loaded when first asked for (the dump read, checked and parsed, the screenshot decoded,
+//! the pruned text the agent read), and a background thread fills the cache ahead with the
+//! neighbouring steps.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use tapscope_core::recording::{Recording, ScreenRef};
+use tapscope_core::inspect::Inspection;
+use tapscope_core::prune::PruneRules;
+use tapscope_core::recording::{Recording, RecordingError, ScreenRef};
 use tapscope_core::tokens::Encoding;
 
 use crate::gui::document::{Document, decode_png};
+use crate::gui::error::{ScreenError, ScreenshotError};
+use crate::gui::texture::upload_screenshot;
 
 /// How many loaded screens a recording keeps: enough to step back and forth without
 /// reloading, a few tens of megabytes with their screenshots.
 pub const CACHE_SCREENS: usize = 32;
 
-/// A screen's dump and screenshot paths: the same files load the same document.
-type Key = (String, Option<String>);
+/// A screen as loaded, or why it could not be; shared by every view that shows it.
+pub type Loaded = Result<Arc<Screen>, Arc<ScreenError>>;
+
+/// A screen's dump, screenshot and version: the same files under the same version load
+/// the same screen.
+type Key = (String, Option<String>, String);
 /// A screen being loaded or loaded; whoever asks while it loads waits for it.
-type Slot = Arc<OnceLock<Result<Document, String>>>;
+type Slot = Arc<OnceLock<Loaded>>;
+
+/// One recorded screen: the document under the version the agent read, its notes, and
+/// what the replay views work out from it, each once.
+pub struct Screen {
+    pub document: Document,
+    /// The pruned text the agent read, as stored, or why it cannot be read.
+    pub pruned_text: Result<String, Arc<RecordingError>>,
+    /// Pruned under the default rules, as the agent read it.
+    inspection: OnceLock<Inspection>,
+    texture: OnceLock<Option<egui::TextureHandle>>,
+}
+
+impl std::fmt::Debug for Screen {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Screen")
+            .field("document", &self.document.name)
+            .field("version", &self.document.version)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Screen {
+    /// The screen pruned the way the agent read it (the default rules).
+    pub fn inspection(&self) -> &Inspection {
+        self.inspection.get_or_init(|| {
+            let document = &self.document;
+            let raw = document.raw_size(Encoding::O200k);
+            Inspection::new(
+                &document.tree,
+                &PruneRules::default(),
+                &document.version,
+                raw,
+            )
+        })
+    }
+
+    /// The screenshot's texture, uploaded the first time it is drawn small.
+    pub fn texture(&self, ctx: &egui::Context) -> Option<egui::TextureId> {
+        let texture = self.texture.get_or_init(|| {
+            let image = &self.document.screenshot.as_ref()?.image;
+            Some(upload_screenshot(ctx, image, &self.document.name))
+        });
+        texture.as_ref().map(egui::TextureHandle::id)
+    }
+}
 
 /// The loader and cache of one recording's screens.
 pub(super) struct Screens {
     /// The recording, to read and check screen files.
     recording: Arc<Recording>,
-    /// Per step, the screen it shows; `None` when it shows none.
-    shown: Vec<Option<ScreenRef>>,
     /// The encoding the recorded token counts were made with, when tapscope knows it.
     encoding: Option<Encoding>,
     /// Most recently used first, at most [`CACHE_SCREENS`]; shared with the loaders of the
@@ -36,20 +89,15 @@ impl std::fmt::Debug for Screens {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Screens")
             .field("dir", &self.recording.dir)
-            .field("steps", &self.shown.len())
             .field("in_memory", &self.in_memory())
             .finish_non_exhaustive()
     }
 }
 
 impl Screens {
-    /// `shown` has one entry per step of `recording`; `earlier`, the loader of the same
-    /// recording read before it grew, lends its loaded screens.
-    pub(super) fn new(
-        recording: Arc<Recording>,
-        shown: Vec<Option<ScreenRef>>,
-        earlier: Option<&Screens>,
-    ) -> Self {
+    /// The loader of `recording`'s screens; `earlier`, the loader of the same recording
+    /// read before it grew, lends its loaded screens.
+    pub(super) fn new(recording: Arc<Recording>, earlier: Option<&Screens>) -> Self {
         let encoding = recording.header.encoding.parse().ok();
         let slots = earlier.map_or_else(
             || Arc::new(Mutex::new(VecDeque::with_capacity(CACHE_SCREENS + 1))),
@@ -57,7 +105,6 @@ impl Screens {
         );
         Self {
             recording,
-            shown,
             encoding,
             slots,
         }
@@ -68,25 +115,16 @@ impl Screens {
         Arc::ptr_eq(&self.slots, &other.slots)
     }
 
-    /// The screen step `index` shows, as a document under the step's version (so its
-    /// handles are the ones the agent read); loaded now unless it is cached. `None` when
-    /// the step shows no screen.
-    pub(super) fn document(&self, index: usize) -> Option<Result<Document, String>> {
-        let screen = self.shown.get(index)?.as_ref()?;
+    /// `screen`, loaded now unless it is cached.
+    pub(super) fn get(&self, screen: &ScreenRef) -> Loaded {
         let (slot, _) = self.slot(screen);
-        let loaded = slot.get_or_init(|| self.load(screen)).clone();
-        Some(loaded.map(|mut document| {
-            // The same files can come back under a later version (a screen that did not change).
-            document.version.clone_from(&screen.version);
-            document
-        }))
+        slot.get_or_init(|| self.load(screen)).clone()
     }
 
-    /// Loads the screens of steps `indices` on a background thread, those not cached yet.
-    pub(super) fn prefetch(self: &Arc<Self>, indices: &[usize]) {
-        let wanted: Vec<(ScreenRef, Slot)> = indices
-            .iter()
-            .filter_map(|&index| self.shown.get(index)?.as_ref())
+    /// Loads `screens` on a background thread, those not cached yet.
+    pub(super) fn prefetch(self: &Arc<Self>, screens: Vec<&ScreenRef>) {
+        let wanted: Vec<(ScreenRef, Slot)> = screens
+            .into_iter()
             .filter_map(|screen| match self.slot(screen) {
                 (slot, true) => Some((screen.clone(), slot)),
                 (_, false) => None,
@@ -116,9 +154,13 @@ impl Screens {
     }
 
     /// The slot of `screen`, made the most recently used; `true` when it is new. The least
-    /// recently used slot beyond [`CACHE_SCREENS`] is dropped with its document.
+    /// recently used slot beyond [`CACHE_SCREENS`] is dropped with its screen.
     fn slot(&self, screen: &ScreenRef) -> (Slot, bool) {
-        let key = (screen.dump.clone(), screen.screenshot.clone());
+        let key = (
+            screen.dump.clone(),
+            screen.screenshot.clone(),
+            screen.version.clone(),
+        );
         let mut slots = self.lock();
         if let Some(at) = slots.iter().position(|(k, _)| *k == key) {
             let found = slots
@@ -141,13 +183,13 @@ impl Screens {
 
     /// Reads and checks the screen's files, parses the dump and decodes the screenshot;
     /// a screenshot that cannot be shown leaves a note and a wireframe.
-    fn load(&self, screen: &ScreenRef) -> Result<Document, String> {
-        let no_screen = |e: String| format!("{e}; the step has no screen to show");
+    fn load(&self, screen: &ScreenRef) -> Loaded {
         let dump = self
             .recording
             .load_bytes(&screen.dump)
-            .map_err(|e| no_screen(e.to_string()))?;
-        let (screenshot, note) = match screen.screenshot.as_deref().map(|png| self.image(png)) {
+            .map_err(|e| Arc::new(ScreenError::Dump(e)))?;
+        let image = screen.screenshot.as_deref().map(|png| self.image(png));
+        let (screenshot, note) = match image {
             None => (None, None),
             Some(Ok(image)) => (Some(Ok(Arc::new(image))), None),
             Some(Err(why)) => (None, Some(format!("{why}; showing a wireframe"))),
@@ -158,16 +200,26 @@ impl Screens {
             .map(|encoding| (encoding, screen.raw_tokens as usize));
         let mut document =
             Document::with_raw_tokens(screen.dump.clone(), Some(path), &dump, screenshot, tokens)
-                .map_err(no_screen)?;
+                .map_err(|e| Arc::new(ScreenError::Parse(e)))?;
+        // The handles shown are the ones the agent read.
+        document.version.clone_from(&screen.version);
         let warnings = std::mem::take(&mut document.warnings);
         document
             .screen_notes
             .extend(note.into_iter().chain(warnings));
-        Ok(document)
+        Ok(Arc::new(Screen {
+            pruned_text: self.recording.load_text(&screen.pruned).map_err(Arc::new),
+            document,
+            inspection: OnceLock::new(),
+            texture: OnceLock::new(),
+        }))
     }
 
-    fn image(&self, path: &str) -> Result<egui::ColorImage, String> {
-        let bytes = self.recording.load_bytes(path).map_err(|e| e.to_string())?;
-        decode_png(&bytes).map_err(|e| format!("{path} is not a readable PNG ({e})"))
+    fn image(&self, path: &str) -> Result<egui::ColorImage, ScreenshotError> {
+        let bytes = self
+            .recording
+            .load_bytes(path)
+            .map_err(ScreenshotError::Recorded)?;
+        decode_png(path, &bytes)
     }
 }

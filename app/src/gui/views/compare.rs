@@ -3,8 +3,6 @@
 //! red, changed with what changed), the tree acted on with the target's line selected, the
 //! arguments and the whole result.
 
-use std::sync::Arc;
-
 use egui::{Color32, RichText, pos2, vec2};
 use tapscope_core::handle::Handle;
 use tapscope_core::inspect::tree_diff::{DiffNode, TreeDiff};
@@ -13,16 +11,15 @@ use tapscope_core::recording::{ScreenRef, Step};
 
 use super::colors;
 use super::picture::{Mark, picture_ui};
-use super::replay::{Replay, Screen};
 use super::screen::node_at;
 use super::step::{outcome_color, outcome_word};
-use crate::gui::recording::StepInfo;
+use crate::gui::recording::{Loaded as LoadedScreen, Screen, StepRef};
 
 /// The step's screens, their diff and its text.
-pub fn compare_ui(ui: &mut egui::Ui, info: &StepInfo, replay: &mut Replay) {
-    let step = &info.step;
-    let before = step.before.as_ref().map(|s| (s, replay.screen(info, s)));
-    let after = step.after.as_ref().map(|s| (s, replay.screen(info, s)));
+pub fn compare_ui(ui: &mut egui::Ui, info: StepRef<'_>) {
+    let step = info.step;
+    let before = step.before.as_ref().map(|s| (s, info.recording.screen(s)));
+    let after = step.after.as_ref().map(|s| (s, info.recording.screen(s)));
     ui.horizontal_wrapped(|ui| {
         ui.heading(format!("Compare {}", info.position()));
         ui.label(RichText::new(&step.tool).monospace().strong());
@@ -32,7 +29,7 @@ pub fn compare_ui(ui: &mut egui::Ui, info: &StepInfo, replay: &mut Replay) {
         }
     });
     let diff = match (&before, &after) {
-        (Some((_, Ok(b))), Some((_, Ok(a)))) => Some(replay.diff(info, b, a)),
+        (Some((_, Ok(b))), Some((_, Ok(a)))) => Some(info.recording.diff(info.index, b, a)),
         _ => None,
     };
     egui::Panel::right("compare text")
@@ -69,7 +66,7 @@ pub fn compare_ui(ui: &mut egui::Ui, info: &StepInfo, replay: &mut Replay) {
     });
 }
 
-type Loaded<'a> = (&'a ScreenRef, Result<Arc<Screen>, String>);
+type Loaded<'a> = (&'a ScreenRef, LoadedScreen);
 
 /// One screen with `marks` and the gesture drawn over it.
 fn screen_ui(
@@ -88,11 +85,11 @@ fn screen_ui(
     let screen = match loaded {
         Ok(screen) => screen,
         Err(why) => {
-            ui.colored_label(colors::LOST, why);
+            ui.colored_label(colors::LOST, why.to_string());
             return;
         }
     };
-    for warning in &screen.document.warnings {
+    for warning in &screen.document.screen_notes {
         ui.colored_label(colors::LOST, warning);
     }
     if !step.path.is_empty() {
@@ -114,7 +111,7 @@ fn target(step: &Step, screen: &Screen) -> Option<Target> {
     if let Some(handle) = step.handle.as_deref() {
         let handle: Handle = handle.parse().ok()?;
         let node = (handle.version == screen.document.version)
-            .then(|| screen.inspection.pruned.resolve(handle.i))??;
+            .then(|| screen.inspection().pruned.resolve(handle.i))??;
         return Some(Target {
             id: node.raw,
             bounds: node.bounds,
@@ -122,7 +119,7 @@ fn target(step: &Step, screen: &Screen) -> Option<Target> {
     }
     let &[x, y] = step.path.first()?;
     let document = &screen.document;
-    let id = node_at(document, &screen.inspection, pos2(x as f32, y as f32))?;
+    let id = node_at(document, screen.inspection(), pos2(x as f32, y as f32))?;
     let bounds = document.visibility.get(id).ok()?;
     Some(Target { id, bounds })
 }
@@ -164,7 +161,7 @@ fn text_ui(
             .default_open(false)
             .show(ui, |ui| match &screen.pruned_text {
                 Ok(text) => ui.label(RichText::new(text).monospace()),
-                Err(why) => ui.colored_label(colors::LOST, why),
+                Err(why) => ui.colored_label(colors::LOST, why.to_string()),
             });
     }
 }
@@ -173,7 +170,7 @@ fn text_ui(
 /// handle's target is on another screen (the forensics show it).
 fn acted_on_ui(ui: &mut egui::Ui, step: &Step, screen: &Screen) {
     let target = target(step, screen);
-    let line = target.and_then(|t| *screen.inspection.line_of_node.get(t.id)?);
+    let line = target.and_then(|t| *screen.inspection().line_of_node.get(t.id)?);
     match (&step.handle, line) {
         (_, Some(_)) => {}
         (Some(handle), None) => {
@@ -190,7 +187,13 @@ fn acted_on_ui(ui: &mut egui::Ui, step: &Step, screen: &Screen) {
             ui.weak("no element is under the step's point on this screen");
         }
     }
-    for (k, text) in screen.inspection.lines.iter().map(|l| &l.text).enumerate() {
+    for (k, text) in screen
+        .inspection()
+        .lines
+        .iter()
+        .map(|l| &l.text)
+        .enumerate()
+    {
         let _ = ui.selectable_label(line == Some(k), RichText::new(text).monospace());
     }
 }

@@ -1,18 +1,12 @@
 //! The details of the selected node: every attribute, its handle, bounds, anchor, and its fate.
 
 use tapscope_core::Flags;
-use tapscope_core::inspect::Inspection;
 use tapscope_core::prune::Anchor;
 
-use crate::gui::document::Document;
-use crate::gui::selection::Selection;
+use crate::gui::context::ViewContext;
 
-pub fn details_ui(
-    ui: &mut egui::Ui,
-    document: &Document,
-    inspection: &Inspection,
-    selection: &Selection,
-) {
+pub fn details_ui(ui: &mut egui::Ui, ctx: &ViewContext<'_>) {
+    let (document, inspection, selection) = (ctx.document, &ctx.analysis.current, &*ctx.selection);
     ui.heading("Node");
     let Some(id) = selection.selected else {
         ui.label("Select a node: click it on the screen, in the raw dump or in the pruned tree.");

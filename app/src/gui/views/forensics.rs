@@ -9,16 +9,15 @@ use tapscope_core::recording::ScreenRef;
 
 use super::colors;
 use super::picture::{Mark, picture_ui};
-use super::replay::Replay;
-use crate::gui::recording::StepInfo;
+use crate::gui::recording::StepRef;
 
 /// A phone screen's shape, small.
 const THUMBNAIL: Vec2 = vec2(72.0, 160.0);
 const CAPTION_WIDTH: f32 = 230.0;
 
 /// The review of `info`'s step; nothing when there is nothing to say.
-pub fn forensics_ui(ui: &mut egui::Ui, info: &StepInfo, replay: &mut Replay) {
-    let review = match replay.review(info) {
+pub fn forensics_ui(ui: &mut egui::Ui, info: StepRef<'_>) {
+    let review = match info.recording.review(info.index) {
         Ok(review) => review,
         Err(why) => {
             ui.colored_label(colors::LOST, format!("forensics: {why}"));
@@ -32,8 +31,10 @@ pub fn forensics_ui(ui: &mut egui::Ui, info: &StepInfo, replay: &mut Replay) {
             .color(colors::AMBER);
         ui.add(egui::Label::new(sentence).wrap());
         ui.horizontal(|ui| {
-            let old = replay.find_screen(info, &stale.version_used);
-            let now = replay.find_screen(info, &stale.version_at_action);
+            let old = info.recording.find_screen(info.index, &stale.version_used);
+            let now = info
+                .recording
+                .find_screen(info.index, &stale.version_at_action);
             let ago = match stale.screens_ago {
                 1 => "1 screen ago".to_owned(),
                 n => format!("{n} screens ago"),
@@ -44,7 +45,7 @@ pub fn forensics_ui(ui: &mut egui::Ui, info: &StepInfo, replay: &mut Replay) {
                 target: stale.meant.as_ref(),
                 color: colors::AMBER,
             };
-            side_ui(ui, info, replay, old.as_ref(), &meant, stale);
+            side_ui(ui, info, old.as_ref(), &meant, stale);
             ui.separator();
             let now_there = Side {
                 name: "now at that point",
@@ -52,7 +53,7 @@ pub fn forensics_ui(ui: &mut egui::Ui, info: &StepInfo, replay: &mut Replay) {
                 target: stale.now_there.as_ref(),
                 color: colors::HOVERED,
             };
-            side_ui(ui, info, replay, now.as_ref(), &now_there, stale);
+            side_ui(ui, info, now.as_ref(), &now_there, stale);
         });
     }
     if review.unsettled {
@@ -71,8 +72,7 @@ struct Side<'a> {
 /// A thumbnail with the element's bounds and the point, and a caption beside it.
 fn side_ui(
     ui: &mut egui::Ui,
-    info: &StepInfo,
-    replay: &mut Replay,
+    info: StepRef<'_>,
     screen: Option<&ScreenRef>,
     side: &Side,
     stale: &Stale,
@@ -84,7 +84,7 @@ fn side_ui(
         .into_iter()
         .collect();
     marks.extend(stale.point.map(|p| Mark::Gesture(vec![p], side.color)));
-    let loaded = screen.map(|s| replay.screen(info, s));
+    let loaded = screen.map(|s| info.recording.screen(s));
     match &loaded {
         Some(Ok(screen)) => {
             picture_ui(ui, screen, THUMBNAIL, side.name, &marks);
@@ -100,7 +100,7 @@ fn side_ui(
         ui.add(egui::Label::new(RichText::new(what).color(side.color)).wrap());
         match (screen, &loaded) {
             (Some(screen), Some(Ok(_))) => ui.weak(format!("version {}", screen.version)),
-            (_, Some(Err(why))) => ui.colored_label(colors::LOST, why),
+            (_, Some(Err(why))) => ui.colored_label(colors::LOST, why.to_string()),
             _ => ui.weak("that screen is not in the recording"),
         };
         if let Some([x, y]) = stale.point {

@@ -7,7 +7,6 @@ pub mod forensics;
 pub mod picture;
 pub mod pruned;
 pub mod raw;
-pub mod replay;
 pub mod rules;
 pub mod screen;
 pub mod stats;

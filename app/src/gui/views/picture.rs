@@ -4,8 +4,8 @@
 use egui::emath::RectTransform;
 use egui::{Color32, Pos2, Sense, Stroke, StrokeKind, Vec2, pos2};
 
-use super::replay::Screen;
 use super::screen::{paint_picture, to_egui_rect};
+use crate::gui::recording::Screen;
 
 /// Something drawn over a screen, in display pixels.
 #[derive(Clone, Debug)]

@@ -1,16 +1,11 @@
 //! The pruned tree as the agent reads it: one row per line, the selection highlighted, click to select.
 
-use tapscope_core::inspect::Inspection;
-
 use super::{colors, line_rows_ui};
-use crate::gui::selection::Selection;
+use crate::gui::context::ViewContext;
 
-pub fn pruned_ui(
-    ui: &mut egui::Ui,
-    inspection: &Inspection,
-    selection: &mut Selection,
-    heat_map: bool,
-) {
+pub fn pruned_ui(ui: &mut egui::Ui, ctx: &mut ViewContext<'_>) {
+    let (inspection, selection) = (&ctx.analysis.current, &mut *ctx.selection);
+    let heat_map = ctx.settings.heat_map;
     ui.heading("Pruned tree");
     let max_tokens = inspection
         .lines

@@ -1,8 +1,8 @@
 //! The raw dump, one node per line (virtualized: only visible rows are laid out), with search.
 
 use super::{colors, line_rows_ui};
+use crate::gui::context::ViewContext;
 use crate::gui::document::Document;
-use crate::gui::selection::Selection;
 
 /// Search state of the raw pane.
 #[derive(Clone, Debug, Default)]
@@ -46,12 +46,8 @@ impl RawState {
     }
 }
 
-pub fn raw_ui(
-    ui: &mut egui::Ui,
-    document: &Document,
-    selection: &mut Selection,
-    state: &mut RawState,
-) {
+pub fn raw_ui(ui: &mut egui::Ui, ctx: &mut ViewContext<'_>, state: &mut RawState) {
+    let (document, selection) = (ctx.document, &mut *ctx.selection);
     ui.heading("Raw dump");
     ui.horizontal(|ui| {
         let label = ui.label("Search:");

@@ -11,8 +11,8 @@ use tapscope_core::tokens::TokenCount;
 
 use super::banner::Banner;
 use super::{colors, line_rows_ui};
+use crate::gui::context::{Analysis, Settings};
 use crate::gui::selection::Selection;
-use crate::gui::workbench::{Analysis, Settings};
 
 /// Unchanged lines kept around each change in the diff.
 const CONTEXT: usize = 2;

@@ -1,24 +1,17 @@
 //! The stats bar: raw vs pruned bytes, nodes and tokens, the reduction, and lost semantic nodes.
 
-use tapscope_core::inspect::Inspection;
-
 use super::colors;
-use crate::gui::document::Document;
-use crate::gui::selection::Selection;
+use crate::gui::context::ViewContext;
 
 /// What `≈` before a token count means.
 const ESTIMATE_NOTE: &str = "≈ marks an estimate: the text is over 4 MiB, or holds a whitespace \
                              run too long to count exactly";
 
-pub fn stats_ui(
-    ui: &mut egui::Ui,
-    document: &Document,
-    inspection: &Inspection,
-    selection: &mut Selection,
-) {
+pub fn stats_ui(ui: &mut egui::Ui, ctx: &mut ViewContext<'_>) {
+    let (inspection, selection) = (&ctx.analysis.current, &mut *ctx.selection);
     let stats = &inspection.stats;
     ui.horizontal_wrapped(|ui| {
-        ui.label(format!("{} · {}", document.name, stats.format.name()));
+        ui.label(format!("{} · {}", ctx.name, stats.format.name()));
         ui.separator();
         ui.label(format!(
             "bytes {} -> {}",

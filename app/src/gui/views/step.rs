@@ -7,9 +7,8 @@ use serde_json::Value;
 use tapscope_core::recording::{Actor, ScreenRef, Step, StepOutcome};
 
 use super::forensics::forensics_ui;
-use super::replay::Replay;
 use super::{colors, line_rows_ui};
-use crate::gui::recording::{Side, StepInfo};
+use crate::gui::recording::{Side, StepRef};
 
 /// Which step the list last scrolled into view.
 #[derive(Clone, Debug, Default)]
@@ -18,12 +17,7 @@ pub struct StepState {
 }
 
 /// Draws the step; returns the index of the step to go to, when one was asked for.
-pub fn step_ui(
-    ui: &mut egui::Ui,
-    info: &StepInfo,
-    state: &mut StepState,
-    replay: &mut Replay,
-) -> Option<usize> {
+pub fn step_ui(ui: &mut egui::Ui, info: StepRef<'_>, state: &mut StepState) -> Option<usize> {
     let mut go = header_ui(ui, info);
     ui.separator();
     egui::Panel::left("step list")
@@ -37,8 +31,8 @@ pub fn step_ui(
     egui::Panel::right("step message")
         .resizable(true)
         .default_size(560.0)
-        .show(ui, |ui| message_ui(ui, &info.step));
-    egui::CentralPanel::default().show(ui, |ui| facts_ui(ui, info, replay));
+        .show(ui, |ui| message_ui(ui, info.step));
+    egui::CentralPanel::default().show(ui, |ui| facts_ui(ui, info));
     go
 }
 
@@ -61,9 +55,9 @@ pub fn outcome_word(outcome: StepOutcome) -> &'static str {
 }
 
 /// Previous / next, and the step in one line.
-fn header_ui(ui: &mut egui::Ui, info: &StepInfo) -> Option<usize> {
+fn header_ui(ui: &mut egui::Ui, info: StepRef<'_>) -> Option<usize> {
     let mut go = None;
-    let step = &info.step;
+    let step = info.step;
     let last = info.steps().len() - 1;
     ui.horizontal_wrapped(|ui| {
         let previous = ui.add_enabled(info.index > 0, egui::Button::new("< Previous step"));
@@ -89,7 +83,7 @@ fn header_ui(ui: &mut egui::Ui, info: &StepInfo) -> Option<usize> {
             step.duration_ms
         ));
         ui.separator();
-        let recording = &info.recording;
+        let recording = info.recording;
         ui.weak(format!(
             "{} · {} · tapscope {}",
             recording.name, recording.recording.header.device, recording.recording.header.tapscope
@@ -100,7 +94,7 @@ fn header_ui(ui: &mut egui::Ui, info: &StepInfo) -> Option<usize> {
 
 /// Every step as its number and tool, with a dot of its outcome's colour; only the rows in
 /// view are laid out, and the current one is scrolled into view when it changes.
-fn list_ui(ui: &mut egui::Ui, info: &StepInfo, state: &mut StepState) -> Option<usize> {
+fn list_ui(ui: &mut egui::Ui, info: StepRef<'_>, state: &mut StepState) -> Option<usize> {
     let mut go = None;
     let reveal = (state.revealed != Some(info.index)).then_some(info.index);
     state.revealed = Some(info.index);
@@ -139,13 +133,13 @@ fn message_ui(ui: &mut egui::Ui, step: &Step) {
 }
 
 /// The step's facts, one per row.
-fn facts_ui(ui: &mut egui::Ui, info: &StepInfo, replay: &mut Replay) {
-    let step = &info.step;
+fn facts_ui(ui: &mut egui::Ui, info: StepRef<'_>) {
+    let step = info.step;
     egui::ScrollArea::vertical()
         .id_salt("step facts")
         .auto_shrink([false, false])
         .show(ui, |ui| {
-            forensics_ui(ui, info, replay);
+            forensics_ui(ui, info);
             if let Some(stale) = stale(step) {
                 ui.colored_label(colors::AMBER, stale);
             }
@@ -253,7 +247,7 @@ fn versions_text(step: &Step) -> String {
     )
 }
 
-fn shown_text(info: &StepInfo) -> String {
+fn shown_text(info: StepRef<'_>) -> String {
     match (info.shown, info.shown_screen()) {
         (Some(Side::After), Some(screen)) => format!("after, version {}", screen.version),
         (Some(Side::Before), Some(screen)) => format!(

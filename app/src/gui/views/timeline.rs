@@ -8,9 +8,8 @@ use tapscope_core::recording::{Actor, Step, StepOutcome};
 use tapscope_core::stability::{SettleConfig, SettleReport};
 
 use super::colors;
-use super::replay::Replay;
 use super::step::{is_stale, outcome_color, outcome_word};
-use crate::gui::recording::StepInfo;
+use crate::gui::recording::StepRef;
 
 const CELL: Vec2 = vec2(78.0, 54.0);
 /// A screen that had not settled when the ceiling was reached.
@@ -98,12 +97,12 @@ fn shown(steps: &[Step], problems_only: bool) -> Vec<usize> {
 
 /// Home and End, and ←/→ when only problems show (taken before the workbench steps by one);
 /// returns the step to go to.
-pub fn timeline_keys(ui: &egui::Ui, info: &StepInfo, replay: &mut Replay) -> Option<usize> {
+pub fn timeline_keys(ui: &egui::Ui, info: StepRef<'_>, timeline: &Timeline) -> Option<usize> {
     if ui.ctx().egui_wants_keyboard_input() {
         return None;
     }
     let steps = info.steps();
-    let problems_only = replay.timeline.problems_only;
+    let problems_only = timeline.problems_only;
     let none = egui::Modifiers::NONE;
     let (home, end, left, right) = ui.input_mut(|i| {
         let arrows = |i: &mut egui::InputState, key| problems_only && i.consume_key(none, key);
@@ -127,26 +126,31 @@ pub fn timeline_keys(ui: &egui::Ui, info: &StepInfo, replay: &mut Replay) -> Opt
 }
 
 /// The strip and its header; returns the step clicked or dragged to.
-pub fn timeline_ui(ui: &mut egui::Ui, info: &StepInfo, replay: &mut Replay) -> Option<usize> {
+pub fn timeline_ui(
+    ui: &mut egui::Ui,
+    info: StepRef<'_>,
+    timeline: &mut Timeline,
+    compare: &mut bool,
+) -> Option<usize> {
     ui.horizontal(|ui| {
         ui.strong("Timeline");
-        ui.selectable_value(&mut replay.compare, false, "Inspect")
+        ui.selectable_value(compare, false, "Inspect")
             .on_hover_text("the screen, raw and pruned panes of the step's screen");
-        ui.selectable_value(&mut replay.compare, true, "Compare")
+        ui.selectable_value(compare, true, "Compare")
             .on_hover_text("the screens before and after the step, and what changed");
         ui.separator();
-        ui.checkbox(&mut replay.timeline.problems_only, "Problems only")
+        ui.checkbox(&mut timeline.problems_only, "Problems only")
             .on_hover_text("hide the steps that went well; Left and Right jump between problems");
         ui.separator();
         legend_ui(ui);
     });
     let steps = info.steps();
-    let shown = shown(steps, replay.timeline.problems_only);
+    let shown = shown(steps, timeline.problems_only);
     if shown.is_empty() {
         ui.weak("No problems: every step went well.");
         return None;
     }
-    strip_ui(ui, info, steps, &mut replay.timeline, &shown)
+    strip_ui(ui, info, steps, timeline, &shown)
 }
 
 /// The colours and the bar explained, as one label.
@@ -171,7 +175,7 @@ fn legend_ui(ui: &mut egui::Ui) {
 
 fn strip_ui(
     ui: &mut egui::Ui,
-    info: &StepInfo,
+    info: StepRef<'_>,
     steps: &[Step],
     timeline: &mut Timeline,
     shown: &[usize],

@@ -9,15 +9,18 @@ mod paint;
 use std::sync::Arc;
 
 use egui::emath::RectTransform;
-use egui::{ColorImage, Pos2, Rect, Sense, Vec2, pos2, vec2};
+use egui::{Pos2, Rect, Sense, Vec2, pos2, vec2};
 use tapscope_core::inspect::Inspection;
 
 use self::hit::hover_and_click;
 pub use self::hit::node_at;
-use self::paint::{fit_texture, heat_color, paint_overlay, paint_screenshot, paint_wireframe};
+use self::paint::{heat_color, paint_overlay, paint_screenshot, paint_wireframe};
 use super::colors;
+use crate::gui::context::ViewContext;
 use crate::gui::document::Document;
+use crate::gui::gesture::Gesture;
 use crate::gui::selection::Selection;
+use crate::gui::texture::upload_screenshot;
 
 const MIN_ZOOM: f32 = 0.25;
 const MAX_ZOOM: f32 = 16.0;
@@ -38,13 +41,6 @@ pub struct ScreenState {
     pub touch: bool,
     /// The gesture made this frame in touch mode, in display pixels, for the caller to take.
     pub gesture: Option<Gesture>,
-}
-
-/// A click or a drag on the picture, in display pixels.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Gesture {
-    Tap(Pos2),
-    Swipe { from: Pos2, to: Pos2 },
 }
 
 impl Default for ScreenState {
@@ -92,28 +88,22 @@ impl ScreenState {
 
     /// The screenshot's texture, uploaded once per screenshot (steps of a recording that
     /// show the same screen share it).
-    fn texture_of(&mut self, ctx: &egui::Context, document: &Document) -> Option<egui::TextureId> {
+    fn texture_of(
+        &mut self,
+        ctx: &egui::Context,
+        document: &Document,
+        name: &str,
+    ) -> Option<egui::TextureId> {
         let (Some(screenshot), Some(key)) = (&document.screenshot, texture_key(document)) else {
             self.texture = None;
             return None;
         };
         if self.texture.as_ref().is_none_or(|(k, _)| *k != key) {
-            let handle = upload_screenshot(ctx, &screenshot.image, &document.name);
+            let handle = upload_screenshot(ctx, &screenshot.image, name);
             self.texture = Some((key, handle));
         }
         self.texture.as_ref().map(|(_, t)| t.id())
     }
-}
-
-/// Uploads a document's screenshot as a texture, halved until the GPU takes it.
-pub fn upload_screenshot(
-    ctx: &egui::Context,
-    image: &Arc<ColorImage>,
-    name: &str,
-) -> egui::TextureHandle {
-    let image = fit_texture(image, ctx.input(|i| i.max_texture_side));
-    let options = egui::TextureOptions::LINEAR.with_mipmap_mode(Some(egui::TextureFilter::Linear));
-    ctx.load_texture(format!("screenshot of {name}"), image, options)
 }
 
 /// Paints the document's screenshot (its uploaded `texture`) or else its wireframe, fitted
@@ -144,14 +134,30 @@ fn texture_key(document: &Document) -> Option<TextureKey> {
     ))
 }
 
-pub fn screen_ui(
+pub fn screen_ui(ui: &mut egui::Ui, ctx: &mut ViewContext<'_>, state: &mut ScreenState) {
+    let shown = Shown {
+        document: ctx.document,
+        name: ctx.name,
+        inspection: &ctx.analysis.current,
+    };
+    pane_ui(ui, &shown, ctx.selection, state, ctx.settings.heat_map);
+}
+
+/// A screen as the pane draws it.
+struct Shown<'a> {
+    document: &'a Document,
+    name: &'a str,
+    inspection: &'a Inspection,
+}
+
+fn pane_ui(
     ui: &mut egui::Ui,
-    document: &Document,
-    inspection: &Inspection,
+    shown: &Shown<'_>,
     selection: &mut Selection,
     state: &mut ScreenState,
     heat_map: bool,
 ) {
+    let (document, inspection) = (shown.document, shown.inspection);
     ui.heading("Screen");
     caption_ui(ui, document, state, heat_map);
     let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
@@ -162,7 +168,7 @@ pub fn screen_ui(
     let image = image_rect(response.rect, picture_size(document), state);
     state.last_image_rect = Some(image);
     let to_screen = display_transform(document, image);
-    match state.texture_of(ui.ctx(), document) {
+    match state.texture_of(ui.ctx(), document, shown.name) {
         Some(texture) => paint_screenshot(&painter, texture, image),
         None => paint_wireframe(&painter, document, &to_screen),
     }
@@ -383,8 +389,12 @@ mod tests {
             .build_ui_state(
                 |ui, b: &mut Bench| {
                     b.selection.hovered = None;
-                    let (d, i) = (&b.document, &b.inspection);
-                    screen_ui(ui, d, i, &mut b.selection, &mut b.screen, true);
+                    let shown = Shown {
+                        document: &b.document,
+                        name: &b.document.name,
+                        inspection: &b.inspection,
+                    };
+                    pane_ui(ui, &shown, &mut b.selection, &mut b.screen, true);
                 },
                 bench,
             );
