@@ -8,9 +8,10 @@ use std::sync::Arc;
 
 use super::Backend;
 use super::banner::device_banner;
+use super::command::Command;
 use super::error::ProtocolError;
-use super::message::{self, Command, MIN_PEER_PAYLOAD, Message, VERSION, VERSION_MIN};
-use super::server::Limits;
+use super::limits::Limits;
+use super::message::{self, MIN_PEER_PAYLOAD, Message, VERSION, VERSION_MIN};
 use super::service;
 use super::stream::{Link, Stream};
 

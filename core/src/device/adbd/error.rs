@@ -3,7 +3,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use super::message::Command;
+use super::command::Command;
 
 /// Why the device server could not listen or start; each says what to do.
 #[derive(Debug, thiserror::Error)]

@@ -1,10 +1,10 @@
 //! ADB transport messages: a 24-byte little-endian header (`command, arg0, arg1,
 //! data_length, data_crc32, magic`) and its payload, read with every field checked and
-//! written whole.
+//! written whole. The commands themselves, and their codes, are [`Command`]'s.
 
-use std::fmt;
 use std::io::{self, Read};
 
+use super::command::Command;
 use super::error::ProtocolError;
 
 /// The oldest protocol version: the receiver checks the data checksum.
@@ -14,60 +14,6 @@ pub(super) const VERSION: u32 = 0x0100_0001;
 /// The payload limit of the first hosts; a host offering less could not send a banner.
 pub(super) const MIN_PEER_PAYLOAD: u32 = 4096;
 pub(super) const HEADER_LEN: usize = 24;
-
-/// The transport's message types.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Command {
-    Connect,
-    Open,
-    Okay,
-    Write,
-    Close,
-    Auth,
-    StartTls,
-    Sync,
-}
-
-impl Command {
-    const ALL: [Command; 8] = [
-        Command::Connect,
-        Command::Open,
-        Command::Okay,
-        Command::Write,
-        Command::Close,
-        Command::Auth,
-        Command::StartTls,
-        Command::Sync,
-    ];
-
-    /// The four ASCII letters that are the command on the wire, little-endian.
-    fn tag(self) -> &'static [u8; 4] {
-        match self {
-            Command::Connect => b"CNXN",
-            Command::Open => b"OPEN",
-            Command::Okay => b"OKAY",
-            Command::Write => b"WRTE",
-            Command::Close => b"CLSE",
-            Command::Auth => b"AUTH",
-            Command::StartTls => b"STLS",
-            Command::Sync => b"SYNC",
-        }
-    }
-
-    pub(super) fn code(self) -> u32 {
-        u32::from_le_bytes(*self.tag())
-    }
-
-    fn from_code(code: u32) -> Option<Command> {
-        Command::ALL.into_iter().find(|c| c.code() == code)
-    }
-}
-
-impl fmt::Display for Command {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&String::from_utf8_lossy(self.tag()))
-    }
-}
 
 /// One message as received.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,7 +6,8 @@
 //! nothing here runs anything on the host.
 //!
 //! What is spoken (AOSP's `protocol.txt`, `SERVICES.TXT`, `SYNC.TXT`):
-//! - `message`: the 24-byte header, CNXN, OPEN, OKAY, WRTE, CLSE; no AUTH is ever asked.
+//! - `message`, `command`: the 24-byte header, CNXN, OPEN, OKAY, WRTE, CLSE; no AUTH is
+//!   ever asked.
 //! - `stream`: one WRTE in flight per stream until the host's OKAY; host input bounded.
 //! - `service`: `shell:`, `shell,v2,…:`, `exec:` and `sync:`; anything else is refused.
 //! - `shell`, `shell_packet`, `session`, `line_editor`: commands, shell protocol
@@ -18,8 +19,10 @@
 //! [`Limits`].
 
 mod banner;
+mod command;
 mod connection;
 mod error;
+mod limits;
 mod line_editor;
 mod message;
 mod server;
@@ -33,7 +36,8 @@ mod sync;
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
 pub use self::error::AdbdError;
-pub use self::server::{Dropped, Limits, Server, bind, serve, serve_with};
+pub use self::limits::Limits;
+pub use self::server::{Dropped, Server, bind, serve, serve_with};
 
 /// Who the device says it is in its CNXN banner
 /// (`device::ro.product.name=…;ro.product.model=…;ro.product.device=…;features=…`).

@@ -3,17 +3,9 @@
 
 use std::sync::Arc;
 
+use super::shell::ShellMode;
 use super::stream::Stream;
 use super::{Backend, session, shell, sync};
-
-/// How a shell stream is framed and whether it behaves like a terminal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct ShellMode {
-    /// Shell protocol v2: packets for stdin, stdout, stderr and the exit status.
-    pub(super) packets: bool,
-    /// A pseudo-terminal: echo, line editing, `\n` written as `\r\n`, stderr into stdout.
-    pub(super) pty: bool,
-}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Service {

@@ -1,15 +1,24 @@
-//! Shell streams: output framed as the host expects it (raw, or shell protocol v2
-//! packets; `\n` as `\r\n` under a pty), stdin as the shell reads it, and one command run
-//! through the backend while the host's input is watched for Ctrl-C.
+//! Shell streams: the mode a shell stream is opened in ([`ShellMode`]), output framed as
+//! the host expects it (raw, or shell protocol v2 packets; `\n` as `\r\n` under a pty),
+//! stdin as the shell reads it, and one command run through the backend while the host's
+//! input is watched for Ctrl-C.
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::io;
 
-use super::service::ShellMode;
 use super::shell_packet::{self, Decoder, HostEvent, PacketId};
 use super::stream::Stream;
 use super::{Backend, CommandOutput};
+
+/// How a shell stream is framed and whether it behaves like a terminal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct ShellMode {
+    /// Shell protocol v2: packets for stdin, stdout, stderr and the exit status.
+    pub(super) packets: bool,
+    /// A pseudo-terminal: echo, line editing, `\n` written as `\r\n`, stderr into stdout.
+    pub(super) pty: bool,
+}
 
 /// The exit status of a command stopped by Ctrl-C: 128 + SIGINT, as `sh` reports it.
 pub(super) const INTERRUPTED: u8 = 130;

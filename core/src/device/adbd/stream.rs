@@ -10,8 +10,9 @@ use std::net::{Shutdown, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
+use super::command::Command;
 use super::error::ProtocolError;
-use super::message::{Command, encode};
+use super::message::encode;
 use super::{lock, wait};
 
 /// The socket of one connection, written whole messages at a time by any of its threads.
