@@ -252,11 +252,9 @@ fn the_panel_serves_agents_whose_steps_show_live_and_take_over_pauses_them() {
         let workbench = harness.state();
         let on_show = workbench.step().expect("a step on show");
         assert_eq!(on_show.step.step, 3, "the person stays on the agent's tap");
+        // A step's document exists only while its screen is in memory.
         assert!(
-            workbench
-                .document()
-                .is_some_and(|d| d.screen_loaded() && d.has_screen())
-                && workbench.analysis.is_some(),
+            workbench.document().is_some() && workbench.analysis.is_some(),
             "the step on show is drawn in every frame"
         );
         if on_show.steps().len() == 6 {

@@ -46,18 +46,6 @@ impl Document {
         *self.raw_sizes[slot(encoding)].get_or_init(|| RawSize::measure(&self.text, encoding))
     }
 
-    /// Whether the screen is in memory: always, a document is loaded whole (a recorded
-    /// step whose screen is not loaded has no document).
-    pub fn screen_loaded(&self) -> bool {
-        true
-    }
-
-    /// Whether there is a screen to show: always, a step that recorded none (or whose
-    /// dump is missing) has no document.
-    pub fn has_screen(&self) -> bool {
-        true
-    }
-
     /// Builds a document from a dump's bytes and, optionally, its screenshot's bytes; the
     /// default encoding's raw size is measured here, off the UI thread when loading.
     pub fn from_bytes(

@@ -106,6 +106,7 @@ pub enum Actor {
 /// How a call ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum StepOutcome {
     /// The call did what it was asked.
     #[default]

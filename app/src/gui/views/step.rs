@@ -42,6 +42,8 @@ pub fn outcome_color(outcome: StepOutcome) -> Color32 {
         StepOutcome::Ok => colors::ADDED,
         StepOutcome::Refused => colors::AMBER,
         StepOutcome::Error => colors::LOST,
+        // An outcome of a newer recording format than this build knows.
+        _ => colors::LOST,
     }
 }
 
@@ -51,6 +53,7 @@ pub fn outcome_word(outcome: StepOutcome) -> &'static str {
         StepOutcome::Ok => "ok",
         StepOutcome::Refused => "refused",
         StepOutcome::Error => "error",
+        _ => "other",
     }
 }
 
