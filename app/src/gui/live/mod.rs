@@ -22,6 +22,7 @@ pub use phone::LivePhone;
 use worker::{Command, Update};
 
 use super::document::Document;
+use super::error::LiveError;
 use super::gesture::Gesture;
 use super::recording::Recording;
 
@@ -128,7 +129,7 @@ impl LiveState {
         &mut self,
         ctx: &egui::Context,
         name: String,
-        open: impl FnOnce() -> Result<Arc<dyn LivePhone>, String> + Send + 'static,
+        open: impl FnOnce() -> Result<Arc<dyn LivePhone>, LiveError> + Send + 'static,
     ) {
         self.disconnect();
         let record = follow::record_dir(&self.record, &name);
@@ -237,7 +238,7 @@ impl LiveState {
                 Update::Opened(phone) => link.phone = Some(phone),
                 Update::NotOpened(why) => {
                     link.busy = false;
-                    link.error = Some(why);
+                    link.error = Some(why.to_string());
                 }
                 Update::Screen(document) => {
                     link.busy = false;
@@ -252,14 +253,10 @@ impl LiveState {
                     link.busy = false;
                     link.note = Some(why);
                 }
-                Update::Note(why) => link.note = Some(why),
+                Update::Note(why) => link.note = Some(why.to_string()),
                 Update::Failed(why) => {
                     link.busy = false;
-                    link.error = Some(format!(
-                        "the phone did not answer: {why}. Check that it is connected \
-                         (`tapscope devices`), then press Refresh, or disconnect and \
-                         connect again."
-                    ));
+                    link.error = Some(why.to_string());
                 }
                 Update::Serving(url) => link.serving = url,
                 Update::Recording(dir) => {

@@ -5,8 +5,10 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
 
-use tapscope_core::session::{Action, Observation, Outcome, Session};
+use tapscope_core::recording::RecordingError;
+use tapscope_core::session::{Action, Observation, Outcome, Session, SessionError};
 
+use crate::gui::error::LiveError;
 use crate::journal::Journal;
 use crate::mcp::gate::Waiting;
 use crate::mcp::http::{self, PATH};
@@ -27,12 +29,12 @@ pub trait LivePhone: Send + Sync {
     /// The latest observation, an agent's or the person's.
     fn latest(&self) -> Option<Arc<Observation>>;
     /// A screenshot for the view (pixel actions keep the agent's last one).
-    fn peek_png(&self) -> Result<Vec<u8>, String>;
+    fn peek_png(&self) -> Result<Vec<u8>, SessionError>;
     /// Records every call from now on, the person's and agents', into `dir` (as the
     /// device `device`).
-    fn record(&self, dir: &Path, device: &str) -> Result<(), String>;
+    fn record(&self, dir: &Path, device: &str) -> Result<(), RecordingError>;
     /// Serves MCP over HTTP at `addr` on this session until the returned server is dropped.
-    fn serve(&self, addr: SocketAddr) -> Result<Served, String>;
+    fn serve(&self, addr: SocketAddr) -> Result<Served, LiveError>;
 }
 
 impl<D: ServedDevice, C: ServedClock> LivePhone for PhoneServer<D, C>
@@ -67,19 +69,18 @@ where
         PhoneServer::latest(self)
     }
 
-    fn peek_png(&self) -> Result<Vec<u8>, String> {
-        let shot = self.session().peek_screenshot();
-        shot.map(|s| s.png).map_err(|e| e.to_string())
+    fn peek_png(&self) -> Result<Vec<u8>, SessionError> {
+        self.session().peek_screenshot().map(|s| s.png)
     }
 
-    fn record(&self, dir: &Path, device: &str) -> Result<(), String> {
+    fn record(&self, dir: &Path, device: &str) -> Result<(), RecordingError> {
         let now = self.session().clock().now();
-        let journal = Journal::create(dir, device, now).map_err(|e| e.to_string())?;
+        let journal = Journal::create(dir, device, now)?;
         self.attach_journal(journal);
         Ok(())
     }
 
-    fn serve(&self, addr: SocketAddr) -> Result<Served, String> {
+    fn serve(&self, addr: SocketAddr) -> Result<Served, LiveError> {
         serve_http(self.clone(), addr)
     }
 }
@@ -104,11 +105,9 @@ impl Drop for Served {
 fn serve_http<D: ServedDevice, C: ServedClock>(
     server: PhoneServer<D, C>,
     addr: SocketAddr,
-) -> Result<Served, String> {
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
-    let listener = runtime
-        .block_on(http::bind(addr, None))
-        .map_err(|e| e.to_string())?;
+) -> Result<Served, LiveError> {
+    let runtime = tokio::runtime::Runtime::new().map_err(LiveError::Serve)?;
+    let listener = runtime.block_on(http::bind(addr, None))?;
     let url = format!("http://{}{PATH}", listener.local_addr().unwrap_or(addr));
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     std::thread::Builder::new()
@@ -127,7 +126,7 @@ fn serve_http<D: ServedDevice, C: ServedClock>(
                 eprintln!("tapscope: the MCP server stopped: {e}");
             }
         })
-        .map_err(|e| e.to_string())?;
+        .map_err(LiveError::Serve)?;
     Ok(Served {
         url,
         stop: Some(stop),
@@ -136,12 +135,12 @@ fn serve_http<D: ServedDevice, C: ServedClock>(
 
 /// Opens `device` (`sim`, `sim:phone` or an ADB serial) as a live phone; ADB's problems come back as
 /// the sentence `tapscope devices` prints.
-pub fn open(device: &str) -> Result<Arc<dyn LivePhone>, String> {
+pub fn open(device: &str) -> Result<Arc<dyn LivePhone>, LiveError> {
     let args = DeviceArgs {
-        device: device.parse()?,
+        device: device.parse().map_err(LiveError::UnknownDevice)?,
         seed: 1,
     };
-    args.open(Opened).map_err(|e| e.to_string())
+    Ok(args.open(Opened)?)
 }
 
 struct Opened;

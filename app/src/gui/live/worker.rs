@@ -13,6 +13,7 @@ use super::follow::Follow;
 use super::phone::{LivePhone, Served};
 use super::touch;
 use crate::gui::document::Document;
+use crate::gui::error::{LiveError, PhoneFailure};
 use crate::gui::gesture::Gesture;
 use crate::gui::recording::Recording;
 use crate::mcp::Failure;
@@ -37,16 +38,17 @@ pub enum Command {
 pub enum Update {
     Opened(Arc<dyn LivePhone>),
     /// The device could not be opened.
-    NotOpened(String),
+    NotOpened(LiveError),
     Screen(Box<Document>),
     /// A person's call went through and left the screen on show as it was.
     Answered,
     /// An action was refused (nothing reached the device).
     Refused(String),
-    /// Something to read that stops nothing: a recording the timeline could not read.
-    Note(String),
-    /// The device failed: most often it was disconnected.
-    Failed(String),
+    /// Something to read that stops nothing: a session not recorded, a recording the
+    /// timeline could not read.
+    Note(LiveError),
+    /// The device or the server failed: most often the phone was disconnected.
+    Failed(LiveError),
     /// The MCP server's address, or `None` once it stopped.
     Serving(Option<String>),
     /// The folder the session is recorded into from now on.
@@ -63,7 +65,7 @@ pub fn start(
     ctx: egui::Context,
     name: String,
     record: PathBuf,
-    open: impl FnOnce() -> Result<Arc<dyn LivePhone>, String> + Send + 'static,
+    open: impl FnOnce() -> Result<Arc<dyn LivePhone>, LiveError> + Send + 'static,
 ) -> (Sender<Command>, Receiver<Update>) {
     let (commands, inbox) = channel();
     let (outbox, updates) = channel();
@@ -85,10 +87,7 @@ pub fn start(
                     Some(Follow::new(record))
                 }
                 Err(e) => {
-                    send(Update::Note(format!(
-                        "not recording this session: {e}. Name another folder in \
-                         \"Record to\" and connect again."
-                    )));
+                    send(Update::Note(LiveError::Record(e)));
                     None
                 }
             };
@@ -154,7 +153,7 @@ impl<F: Fn(Update)> Worker<'_, F> {
                         (self.send)(Update::Serving(Some(served.url.clone())));
                         self.served = Some(served);
                     }
-                    Err(e) => (self.send)(Update::Failed(format!("the MCP server: {e}"))),
+                    Err(e) => (self.send)(Update::Failed(e)),
                 }
             }
             Command::StopServing => {
@@ -167,14 +166,14 @@ impl<F: Fn(Update)> Worker<'_, F> {
     fn act(&mut self, action: &Action) {
         match self.phone.person_act(action) {
             Ok(_) => self.answered(),
-            Err(failure) => self.failed(&failure),
+            Err(failure) => self.failed(failure),
         }
     }
 
     fn refresh(&mut self) {
         match self.phone.person_observe() {
             Ok(_) => self.answered(),
-            Err(failure) => self.failed(&failure),
+            Err(failure) => self.failed(failure),
         }
     }
 
@@ -186,12 +185,10 @@ impl<F: Fn(Update)> Worker<'_, F> {
         }
     }
 
-    fn failed(&self, failure: &Failure) {
+    fn failed(&self, failure: Failure) {
         (self.send)(match failure {
-            Failure::Refused(why) => Update::Refused(why.clone()),
-            Failure::Failed(why) | Failure::AfterAction { message: why, .. } => {
-                Update::Failed(why.clone())
-            }
+            Failure::Refused(why) => Update::Refused(why),
+            failed => Update::Failed(LiveError::Phone(PhoneFailure::Call(failed))),
         });
     }
 
@@ -200,9 +197,7 @@ impl<F: Fn(Update)> Worker<'_, F> {
         let grown = self.followed.as_mut().and_then(Follow::grown);
         match grown {
             Some(Ok(recording)) => (self.send)(Update::Steps(recording)),
-            Some(Err(why)) => (self.send)(Update::Note(format!(
-                "the timeline could not read the recording: {why}"
-            ))),
+            Some(Err(why)) => (self.send)(Update::Note(LiveError::Timeline(why))),
             None => {}
         }
     }
@@ -225,10 +220,11 @@ impl<F: Fn(Update)> Worker<'_, F> {
             return false;
         }
         self.shown = Some(latest.version.clone());
-        let png = self.phone.peek_png();
-        if let Err(e) = &png {
-            (self.send)(Update::Failed(format!("no screenshot: {e}")));
-        }
+        let png = self.phone.peek_png().map_err(|e| {
+            (self.send)(Update::Failed(LiveError::Phone(PhoneFailure::Screenshot(
+                e,
+            ))));
+        });
         let name = format!("live: {}", self.name);
         match Document::from_bytes(name, None, latest.raw.as_bytes(), png.ok().as_deref()) {
             Ok(mut document) => {
@@ -236,7 +232,7 @@ impl<F: Fn(Update)> Worker<'_, F> {
                 document.version = latest.version.clone();
                 (self.send)(Update::Screen(Box::new(document)));
             }
-            Err(e) => (self.send)(Update::Failed(e.to_string())),
+            Err(e) => (self.send)(Update::Failed(LiveError::Phone(PhoneFailure::Screen(e)))),
         }
         true
     }
