@@ -67,9 +67,7 @@ impl Analysis {
         if slot.as_ref().is_some_and(|a| a.key == key) {
             return;
         }
-        let raw = document.raw_size(settings.encoding);
-        let inspect =
-            |rules: &PruneRules| Inspection::new(&document.tree, rules, &document.version, raw);
+        let inspect = |rules: &PruneRules| document.inspect(rules, settings.encoding);
         let baseline = match slot.take() {
             Some(old) if old.key.0 == key.0 && old.key.2 == key.2 && old.key.3 == key.3 => {
                 old.baseline

@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use tapscope_core::geometry::downsampled;
-use tapscope_core::inspect::RawView;
-use tapscope_core::prune::{Visibility, new_version};
+use tapscope_core::inspect::{Inspection, RawView};
+use tapscope_core::prune::{PruneRules, Visibility, new_version};
 use tapscope_core::report::RawSize;
 use tapscope_core::tokens::{Encoding, TokenCount};
 use tapscope_core::{Size, Tree, parse};
@@ -44,6 +44,11 @@ pub struct Document {
 impl Document {
     pub fn raw_size(&self, encoding: Encoding) -> RawSize {
         *self.raw_sizes[slot(encoding)].get_or_init(|| RawSize::measure(&self.text, encoding))
+    }
+
+    /// The document pruned with `rules` under its own version, raw tokens in `encoding`.
+    pub fn inspect(&self, rules: &PruneRules, encoding: Encoding) -> Inspection {
+        Inspection::new(&self.tree, rules, &self.version, self.raw_size(encoding))
     }
 
     /// Builds a document from a dump's bytes and, optionally, its screenshot's bytes; the

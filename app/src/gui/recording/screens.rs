@@ -53,14 +53,8 @@ impl Screen {
     /// The screen pruned the way the agent read it (the default rules).
     pub fn inspection(&self) -> &Inspection {
         self.inspection.get_or_init(|| {
-            let document = &self.document;
-            let raw = document.raw_size(Encoding::O200k);
-            Inspection::new(
-                &document.tree,
-                &PruneRules::default(),
-                &document.version,
-                raw,
-            )
+            self.document
+                .inspect(&PruneRules::default(), Encoding::O200k)
         })
     }
 

@@ -44,11 +44,5 @@ pub fn document() -> Document {
 }
 
 pub fn inspect(document: &Document) -> Inspection {
-    let raw = document.raw_size(Encoding::O200k);
-    Inspection::new(
-        &document.tree,
-        &PruneRules::default(),
-        &document.version,
-        raw,
-    )
+    document.inspect(&PruneRules::default(), Encoding::O200k)
 }
