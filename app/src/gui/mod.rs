@@ -7,6 +7,7 @@ pub mod error;
 pub mod gesture;
 pub mod live;
 pub mod open;
+pub mod opened;
 pub mod recording;
 pub mod selection;
 pub mod texture;

@@ -12,70 +12,10 @@ use super::context::{Analysis, Settings, ShownId, ViewContext};
 use super::document::Document;
 use super::live::{LiveNews, LiveState, panel};
 use super::open::{self, Loaded, Opening};
-use super::recording::{Recording, StepRef, StepScreen};
+use super::opened::{OnStep, Opened, step_on_show};
+use super::recording::{Recording, StepRef};
 use super::selection::Selection;
 use super::views::{banner, compare, details, pruned, raw, rules, screen, stats, step, timeline};
-
-/// One thing open in the workbench.
-#[derive(Debug)]
-pub enum Opened {
-    /// A dump (with its screenshot, when it has one).
-    Dump(Document),
-    /// A recording, on one of its steps.
-    Recording(OnStep),
-    /// The live phone's latest screen.
-    Live(Document),
-}
-
-/// A recording and the step of it on show, with that step's screen.
-#[derive(Debug)]
-pub struct OnStep {
-    pub recording: Arc<Recording>,
-    /// The step on show (0-based).
-    pub at: usize,
-    /// The screen of step `at`, once loaded.
-    screen: Option<StepScreen>,
-}
-
-impl OnStep {
-    fn new(recording: Arc<Recording>, at: usize) -> Self {
-        Self {
-            recording,
-            at,
-            screen: None,
-        }
-    }
-
-    /// The step on show.
-    pub fn step(&self) -> Option<StepRef<'_>> {
-        let mut step = self.recording.step(self.at)?;
-        if matches!(self.screen, Some(StepScreen::None(_))) {
-            step.shown = None;
-        }
-        Some(step)
-    }
-
-    /// Shows step `at`, loading its screen (from the cache when it is there); whether it
-    /// loaded one now.
-    fn show(&mut self, at: usize) -> bool {
-        if self.at == at && self.screen.is_some() {
-            return false;
-        }
-        self.at = at;
-        self.screen = Some(self.recording.step_screen(at));
-        true
-    }
-}
-
-impl Opened {
-    /// The screen on show, when there is one.
-    pub fn document(&self) -> Option<&Document> {
-        match self {
-            Self::Dump(document) | Self::Live(document) => Some(document),
-            Self::Recording(on) => Some(&on.screen.as_ref()?.screen()?.document),
-        }
-    }
-}
 
 /// The whole workbench; [`Workbench::ui`] draws it into any `Ui` (the window, or a test).
 pub struct Workbench {
@@ -111,14 +51,6 @@ impl std::fmt::Debug for Workbench {
 impl Default for Workbench {
     fn default() -> Self {
         Self::new()
-    }
-}
-
-/// The step on show in `opened[current]`, when it is a recording.
-fn step_on_show(opened: &[Opened], current: usize) -> Option<StepRef<'_>> {
-    match opened.get(current)? {
-        Opened::Recording(on) => on.step(),
-        Opened::Dump(_) | Opened::Live(_) => None,
     }
 }
 
@@ -417,13 +349,7 @@ impl Workbench {
         let on_it = at == Some(self.current);
         let following = on_it && on.at + 1 == on.recording.steps().len();
         let step = if following { last } else { on.at.min(last) };
-        let mut grown = OnStep::new(recording, step);
-        // A step stays the same once written: the one on show keeps its screen.
-        grown.screen = if step == on.at {
-            on.screen.take()
-        } else {
-            None
-        };
+        let mut grown = on.grown(recording, step);
         if on_it {
             grown.show(step);
         }
@@ -724,11 +650,7 @@ impl Workbench {
 fn empty_ui(ui: &mut egui::Ui, item: Option<&Opened>, loading: Option<&(String, Promise<Loaded>)>) {
     if let Some(item) = item {
         ui.heading("No screen");
-        if let Opened::Recording(OnStep {
-            screen: Some(StepScreen::None(why)),
-            ..
-        }) = item
-        {
+        if let Some(why) = item.why_no_screen() {
             ui.label(why.to_string());
         }
         return;
