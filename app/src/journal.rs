@@ -169,8 +169,6 @@ impl Ticket {
 #[derive(Debug)]
 pub struct Journal {
     dir: PathBuf,
-    /// The session clock's reading when the recording started.
-    started: Duration,
     queue: Option<Sender<(Pending, Sender<Written>)>>,
     writer: Option<JoinHandle<()>>,
     /// The screens stored with a screenshot, by [`fingerprint`].
@@ -223,6 +221,7 @@ impl Journal {
             started: now,
             stored: HashMap::new(),
             shown: Arc::clone(&shown),
+            last_after: None,
             failed: false,
         };
         let (queue, jobs) = mpsc::channel();
@@ -235,7 +234,6 @@ impl Journal {
             })?;
         Ok(Self {
             dir: dir.to_path_buf(),
-            started: now,
             queue: Some(queue),
             writer: Some(thread),
             shown,
@@ -250,11 +248,6 @@ impl Journal {
 
     pub fn dir(&self) -> &Path {
         &self.dir
-    }
-
-    /// The session clock's reading when the recording started.
-    pub fn started(&self) -> Duration {
-        self.started
     }
 
     /// Queues `step` after every step queued before it; the ticket tells when it is on disk.
@@ -288,6 +281,9 @@ struct Writer {
     stored: HashMap<u64, ScreenRef>,
     /// The fingerprints of those with a screenshot, shared with the journal.
     shown: Arc<Mutex<HashSet<u64>>>,
+    /// The last step's screen after, as stored: most often the next step's screen before,
+    /// which then needs no hashing of its dump again.
+    last_after: Option<(Arc<Observation>, ScreenRef)>,
     /// A step failed to be written: the recording stopped there.
     failed: bool,
 }
@@ -338,14 +334,16 @@ impl Writer {
 
     /// One step as it is written, its screens stored.
     fn step(&mut self, step: Pending) -> Result<Step, RecordingError> {
-        let before = match &step.before {
-            Some(seen) => Some(self.screen(seen, None)?),
-            None => None,
+        let before = match (&step.before, &self.last_after) {
+            (Some(seen), Some((last, stored))) if Arc::ptr_eq(seen, last) => Some(stored.clone()),
+            (Some(seen), _) => Some(self.screen(seen, None)?),
+            (None, _) => None,
         };
         let after = match &step.after {
             Some(seen) => Some(self.screen(seen, step.screenshot)?),
             None => None,
         };
+        self.last_after = step.after.clone().zip(after.clone());
         let call = step.call;
         Ok(Step {
             step: 0,
