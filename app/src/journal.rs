@@ -188,10 +188,21 @@ impl Journal {
         now: Duration,
         durability: Durability,
     ) -> Result<Self, RecordingError> {
-        let unix_ms = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as u64);
-        Self::start(dir, device, now, unix_ms, durability)
+        Self::start(dir, header(device, now_unix_ms(), durability), now, None)
+    }
+
+    /// A recording of a replay of `original` (named in its header), and each step as it
+    /// is written, numbered, for the replay to compare.
+    pub fn replaying(
+        dir: &Path,
+        device: &str,
+        now: Duration,
+        durability: Durability,
+        original: &str,
+    ) -> Result<(Self, Receiver<Step>), RecordingError> {
+        let header = header(device, now_unix_ms(), durability).replaying(original);
+        let (watch, written) = mpsc::channel();
+        Ok((Self::start(dir, header, now, Some(watch))?, written))
     }
 
     /// Like [`Journal::create`] with a chosen start time (reproducible recordings).
@@ -201,23 +212,20 @@ impl Journal {
         now: Duration,
         unix_ms: u64,
     ) -> Result<Self, RecordingError> {
-        Self::start(dir, device, now, unix_ms, Durability::Step)
+        Self::start(dir, header(device, unix_ms, Durability::Step), now, None)
     }
 
     fn start(
         dir: &Path,
-        device: &str,
+        header: Header,
         now: Duration,
-        unix_ms: u64,
-        durability: Durability,
+        watch: Option<Sender<Step>>,
     ) -> Result<Self, RecordingError> {
-        let encoding = Encoding::O200k;
-        let header = Header::new(device, env!("CARGO_PKG_VERSION"), encoding.name(), unix_ms)
-            .with_durability(durability);
         let shown = Arc::new(Mutex::new(HashSet::new()));
         let writer = Writer {
             writer: RecordingWriter::create(dir, &header)?,
-            encoding,
+            encoding: ENCODING,
+            watch,
             started: now,
             stored: HashMap::new(),
             shown: Arc::clone(&shown),
@@ -272,10 +280,27 @@ impl Drop for Journal {
     }
 }
 
+/// The encoding a journal counts tokens with.
+const ENCODING: Encoding = Encoding::O200k;
+
+/// This tapscope's header for a recording of `device`.
+fn header(device: &str, unix_ms: u64, durability: Durability) -> Header {
+    Header::new(device, env!("CARGO_PKG_VERSION"), ENCODING.name(), unix_ms)
+        .with_durability(durability)
+}
+
+fn now_unix_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
 /// The journal's thread: counts, stores and appends each step in the order queued.
 struct Writer {
     writer: RecordingWriter,
     encoding: Encoding,
+    /// Told each step once it is written.
+    watch: Option<Sender<Step>>,
     started: Duration,
     /// Every screen stored, by [`fingerprint`]: counted and written once.
     stored: HashMap<u64, ScreenRef>,
@@ -329,7 +354,15 @@ impl Writer {
         for step in steps {
             lines.push(self.step(step)?);
         }
-        self.writer.append_all(&lines)
+        let first = self.writer.append_all(&lines)?;
+        if let Some(watch) = &self.watch {
+            for (number, mut line) in (first..).zip(lines) {
+                line.step = number;
+                // A watcher that has gone needs nothing more.
+                let _ = watch.send(line);
+            }
+        }
+        Ok(first)
     }
 
     /// One step as it is written, its screens stored.

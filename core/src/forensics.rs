@@ -23,7 +23,7 @@
 //! # Ok::<(), tapscope_core::recording::RecordingError>(())
 //! ```
 
-mod screen;
+pub(crate) mod screen;
 
 use std::collections::HashSet;
 
@@ -161,7 +161,7 @@ fn stale(
 }
 
 /// The latest screen of `version` among the steps, after-screens before before-screens.
-fn find_screen<'a>(steps: &'a [Step], version: &str) -> Option<&'a ScreenRef> {
+pub(crate) fn find_screen<'a>(steps: &'a [Step], version: &str) -> Option<&'a ScreenRef> {
     steps.iter().rev().find_map(|step| {
         [&step.after, &step.before]
             .into_iter()

@@ -27,6 +27,7 @@
 //! | `tokens` | `tokens` (BPE token counts), `report` (`Stats`), `inspect` (the workbench's view of a dump, line and tree diffs) | `tiktoken-rs`, `similar` |
 //! | `device` | `device` (the `Device` trait, ADB, the simulated phone, the ADB device side), `session` (the agent runtime) | `image` |
 //! | `recording` | `recording` (the recording format, reader and writer), `forensics` (stale-action review) | none of its own |
+//! | `replay` | `replay`: how a replayed step compares with its recording (targets found again by identity, volatile text ignored, verdicts, JUnit XML) | `recording`, `regex` |
 //! | `synthetic` | `session::synthetic`, long generated recordings for tests and benchmarks | `device`, `recording`, `tokens` |
 //!
 //! `sha2` is not optional: a snapshot's version is the SHA-256 of what the agent reads
@@ -66,6 +67,8 @@ pub mod stability;
 pub mod forensics;
 #[cfg(feature = "recording")]
 pub mod recording;
+#[cfg(feature = "replay")]
+pub mod replay;
 // Layer 7: devices.
 #[cfg(feature = "device")]
 pub mod device;

@@ -6,7 +6,9 @@ use crate::geometry::Point;
 use crate::handle::tap_point;
 use crate::model::{Flags, Rect, Tree};
 use crate::parse::parse_str;
-use crate::prune::{PruneRules, Visibility, id_name, one_line, prune_with_version, role, truncate};
+use crate::prune::{
+    PruneRules, Pruned, Visibility, id_name, one_line, prune_with_version, role, truncate,
+};
 use crate::recording::{Recording, RecordingError, ScreenRef};
 use crate::render;
 
@@ -14,41 +16,49 @@ use crate::render;
 pub(super) const LABEL_CHARS: usize = 40;
 
 /// The screen's dump parsed; `None` when it does not parse.
-pub(super) fn load_tree(
+pub(crate) fn load_tree(
     recording: &Recording,
     screen: &ScreenRef,
 ) -> Result<Option<Tree>, RecordingError> {
     Ok(parse_str(&recording.load_text(&screen.dump)?).ok())
 }
 
+/// The screen as the agent read it: its dump pruned again with the default rules under the
+/// screen's version, when that gives back the stored pruned text; `None` when the dump does
+/// not parse or prunes to other text (other rules, another tapscope).
+pub(crate) fn as_read(
+    recording: &Recording,
+    screen: &ScreenRef,
+) -> Result<Option<(Tree, Pruned)>, RecordingError> {
+    let stored = recording.load_text(&screen.pruned)?;
+    Ok(load_tree(recording, screen)?.and_then(|tree| {
+        let pruned = prune_with_version(&tree, &PruneRules::default(), screen.version.clone());
+        (render::yaml(&pruned) == stored).then_some((tree, pruned))
+    }))
+}
+
 /// The node with handle index `i` on `screen`, and where a tap on it lands.
 ///
-/// The dump is pruned again with the default rules under the screen's version; when that
-/// gives back the stored pruned text, the node and its tap point come from it. Otherwise
-/// (other rules, another tapscope) the label is read off the stored line `i: N`, without
-/// bounds or point.
+/// From the screen [`as_read`] when it can be; otherwise the label is read off the stored
+/// line `i: N`, without bounds or point.
 pub(super) fn by_handle(
     recording: &Recording,
     screen: &ScreenRef,
     i: usize,
 ) -> Result<(Option<Target>, Option<Point>), RecordingError> {
-    let stored = recording.load_text(&screen.pruned)?;
-    if let Some(tree) = load_tree(recording, screen)? {
-        let pruned = prune_with_version(&tree, &PruneRules::default(), screen.version.clone());
-        if render::yaml(&pruned) == stored {
-            return Ok(match pruned.resolve(i) {
-                Some(node) => {
-                    let target = Target {
-                        label: node.name().to_string(),
-                        bounds: Some(node.bounds),
-                    };
-                    let point = tap_point(&tree, &pruned, node);
-                    (Some(target), Some(point))
-                }
-                None => (None, None),
-            });
-        }
+    if let Some((tree, pruned)) = as_read(recording, screen)? {
+        return Ok(match pruned.resolve(i) {
+            Some(node) => {
+                let target = Target {
+                    label: node.name().to_string(),
+                    bounds: Some(node.bounds),
+                };
+                (Some(target), Some(tap_point(&tree, &pruned, node)))
+            }
+            None => (None, None),
+        });
     }
+    let stored = recording.load_text(&screen.pruned)?;
     let target = stored_line_label(&stored, i).map(|label| Target {
         label,
         bounds: None,
@@ -85,7 +95,7 @@ fn stored_line_label(pruned_text: &str, i: usize) -> Option<String> {
 /// its on-screen part that has text, a description or a click action (later nodes, drawn
 /// above, win ties). It is named as its pruned line names it, so a text inside a card reads
 /// as the card the tap would press.
-pub(super) fn at_point(tree: &Tree, point: Point) -> Option<Target> {
+pub(crate) fn at_point(tree: &Tree, point: Point) -> Option<Target> {
     let visibility = Visibility::of(tree);
     let inside =
         |r: &Rect| (r.left..r.right).contains(&point.x) && (r.top..r.bottom).contains(&point.y);

@@ -86,56 +86,7 @@ pub struct Changed {
 pub fn tree_diff(before: &Pruned, after: &Pruned) -> TreeDiff {
     let old = entries(before);
     let new = entries(after);
-    let mut m = Matching {
-        new_of_old: vec![None; old.len()],
-        old_of_new: vec![None; new.len()],
-    };
-
-    // Same identity under a parent of the same identity: nearest first.
-    let mut groups: HashMap<(&str, &str), Group> = HashMap::new();
-    for (k, e) in old.iter().enumerate() {
-        groups.entry((&e.key, &e.parent_key)).or_default().0.push(k);
-    }
-    for (k, e) in new.iter().enumerate() {
-        groups.entry((&e.key, &e.parent_key)).or_default().1.push(k);
-    }
-    for (olds, news) in groups.values() {
-        if olds.len().saturating_mul(news.len()) > MAX_PAIRS {
-            for (&o, &n) in olds.iter().zip(news) {
-                m.pair(o, n);
-            }
-        } else {
-            m.nearest(&old, olds, &new, news, |_, _| true);
-        }
-    }
-
-    // Leftovers of one role: at the same place, then one label cut short of the other.
-    let same_place = |o: &Entry, n: &Entry| o.node.bounds == n.node.bounds;
-    let cut_short = |o: &Entry, n: &Entry| cut_short(&o.node.label, &n.node.label);
-    for fits in [&same_place as &dyn Fn(&Entry, &Entry) -> bool, &cut_short] {
-        let olds: Vec<usize> = (0..old.len())
-            .filter(|&o| m.new_of_old[o].is_none())
-            .collect();
-        let news: Vec<usize> = (0..new.len())
-            .filter(|&n| m.old_of_new[n].is_none())
-            .collect();
-        m.nearest(&old, &olds, &new, &news, |o, n| {
-            o.node.role == n.node.role && fits(o, n)
-        });
-    }
-
-    // Same identity under parents that were paired although they differ (a card whose
-    // text changed keeps its buttons). Parents come first in line order.
-    for n in 0..new.len() {
-        let Some(old_parent) = new[n].parent.and_then(|p| m.old_of_new[p]) else {
-            continue;
-        };
-        let olds: Vec<usize> = (0..old.len())
-            .filter(|&o| m.new_of_old[o].is_none() && old[o].parent == Some(old_parent))
-            .collect();
-        m.nearest(&old, &olds, &new, &[n], |o, n| o.key == n.key);
-    }
-
+    let m = matching(&old, &new);
     let mut diff = TreeDiff::default();
     for (n, o) in m.old_of_new.iter().enumerate() {
         let Some(o) = *o else { continue };
@@ -161,6 +112,76 @@ pub fn tree_diff(before: &Pruned, after: &Pruned) -> TreeDiff {
     diff
 }
 
+/// For each node of `before` (by its place in `before.nodes`), the node of `after` that is
+/// the same element, matched as [`tree_diff`] matches them: what a replay acts on when a
+/// recorded handle named that node.
+pub fn counterparts(before: &Pruned, after: &Pruned) -> Vec<Option<usize>> {
+    let old = entries(before);
+    let new = entries(after);
+    let m = matching(&old, &new);
+    let mut of_node = vec![None; before.nodes.len()];
+    for (o, n) in m.new_of_old.iter().enumerate() {
+        if let Some(slot) = of_node.get_mut(old[o].at) {
+            *slot = n.map(|n| new[n].at);
+        }
+    }
+    of_node
+}
+
+/// Pairs the entries of two snapshots (see the module docs).
+fn matching(old: &[Entry], new: &[Entry]) -> Matching {
+    let mut m = Matching {
+        new_of_old: vec![None; old.len()],
+        old_of_new: vec![None; new.len()],
+    };
+
+    // Same identity under a parent of the same identity: nearest first.
+    let mut groups: HashMap<(&str, &str), Group> = HashMap::new();
+    for (k, e) in old.iter().enumerate() {
+        groups.entry((&e.key, &e.parent_key)).or_default().0.push(k);
+    }
+    for (k, e) in new.iter().enumerate() {
+        groups.entry((&e.key, &e.parent_key)).or_default().1.push(k);
+    }
+    for (olds, news) in groups.values() {
+        if olds.len().saturating_mul(news.len()) > MAX_PAIRS {
+            for (&o, &n) in olds.iter().zip(news) {
+                m.pair(o, n);
+            }
+        } else {
+            m.nearest(old, olds, new, news, |_, _| true);
+        }
+    }
+
+    // Leftovers of one role: at the same place, then one label cut short of the other.
+    let same_place = |o: &Entry, n: &Entry| o.node.bounds == n.node.bounds;
+    let cut_short = |o: &Entry, n: &Entry| cut_short(&o.node.label, &n.node.label);
+    for fits in [&same_place as &dyn Fn(&Entry, &Entry) -> bool, &cut_short] {
+        let olds: Vec<usize> = (0..old.len())
+            .filter(|&o| m.new_of_old[o].is_none())
+            .collect();
+        let news: Vec<usize> = (0..new.len())
+            .filter(|&n| m.old_of_new[n].is_none())
+            .collect();
+        m.nearest(old, &olds, new, &news, |o, n| {
+            o.node.role == n.node.role && fits(o, n)
+        });
+    }
+
+    // Same identity under parents that were paired although they differ (a card whose
+    // text changed keeps its buttons). Parents come first in line order.
+    for n in 0..new.len() {
+        let Some(old_parent) = new[n].parent.and_then(|p| m.old_of_new[p]) else {
+            continue;
+        };
+        let olds: Vec<usize> = (0..old.len())
+            .filter(|&o| m.new_of_old[o].is_none() && old[o].parent == Some(old_parent))
+            .collect();
+        m.nearest(old, &olds, new, &[n], |o, n| o.key == n.key);
+    }
+    m
+}
+
 /// A person's name for a node: role, then quoted label, `#id` or `(Class)`.
 pub fn describe(node: &PrunedNode) -> DiffNode {
     DiffNode {
@@ -176,6 +197,8 @@ type Group = (Vec<usize>, Vec<usize>);
 /// A printed node with its identity, its parent line's identity and its parent node.
 struct Entry<'a> {
     node: &'a PrunedNode,
+    /// Its place in the snapshot's `nodes`.
+    at: usize,
     key: String,
     parent_key: String,
     /// The entry of the node line it is nested under (none under a window line or at the top).
@@ -189,7 +212,10 @@ fn entries(pruned: &Pruned) -> Vec<Entry<'_>> {
     let mut stack: Vec<(usize, String, Option<usize>)> = Vec::new();
     for line in &pruned.lines {
         let (key, node) = match &line.kind {
-            LineKind::Node { at } => (identity(&pruned.nodes[*at]), Some(&pruned.nodes[*at])),
+            LineKind::Node { at } => (
+                identity(&pruned.nodes[*at]),
+                Some((*at, &pruned.nodes[*at])),
+            ),
             LineKind::Window { window, package } => {
                 (format!("window {} {package}", window.name()), None)
             }
@@ -198,9 +224,10 @@ fn entries(pruned: &Pruned) -> Vec<Entry<'_>> {
         while stack.last().is_some_and(|(depth, ..)| *depth >= line.depth) {
             stack.pop();
         }
-        let entry = node.map(|node| {
+        let entry = node.map(|(at, node)| {
             out.push(Entry {
                 node,
+                at,
                 key: key.clone(),
                 parent_key: stack.last().map(|(_, k, _)| k.clone()).unwrap_or_default(),
                 parent: stack.last().and_then(|(_, _, e)| *e),

@@ -24,6 +24,10 @@ pub struct Header {
     /// recordings made before this was said.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sync: Option<Durability>,
+    /// The recording this one replays (`tapscope replay --record`), as it was named; its
+    /// step N replays the original's step N.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay_of: Option<String>,
 }
 
 /// How far a written step is safe.
@@ -79,7 +83,14 @@ impl Header {
             tapscope: tapscope_version.into(),
             encoding: encoding.into(),
             sync: Some(Durability::Step),
+            replay_of: None,
         }
+    }
+
+    /// The same header, saying which recording this one replays.
+    pub fn replaying(mut self, original: impl Into<String>) -> Self {
+        self.replay_of = Some(original.into());
+        self
     }
 
     /// The same header, saying how steps are made safe.

@@ -1,0 +1,96 @@
+//! One step judged: the recorded step and today's, each with the screen it left, give a
+//! [`StepResult`]. The replay command judges each step as it runs; the workbench judges two
+//! recordings side by side from their files.
+
+use crate::forensics;
+use crate::model::Tree;
+use crate::prune::Pruned;
+use crate::recording::{Recording, RecordingError, ScreenRef, Step};
+use crate::stability::SettleReport;
+
+use super::{AtPoint, Ignore, Screen, StepResult, ThenNow, Verdict, compare};
+
+/// One run's side of a step: the step as recorded, the screen it left (when that run read
+/// one and it could be loaded), and what its display point met, for a pixel action.
+#[derive(Clone, Copy, Debug)]
+pub struct Side<'a> {
+    pub step: &'a Step,
+    pub after: Option<Screen<'a>>,
+    pub at_point: Option<&'a str>,
+}
+
+/// Judges today's step against the recorded one. `target` is the recorded node the call
+/// named; `slower_factor` flags a settle that took that many times as long.
+pub fn judge(
+    then: Side<'_>,
+    now: Side<'_>,
+    target: Option<String>,
+    ignore: &Ignore,
+    slower_factor: f64,
+) -> StepResult {
+    let verdict = compare(
+        (then.step.outcome, now.step.outcome),
+        &now.step.message,
+        then.after,
+        now.after,
+        ignore,
+    );
+    let settle_ms = ThenNow {
+        then: settle_ms(then.step),
+        now: settle_ms(now.step),
+    };
+    let at_point = then.step.path.first().map(|&point| AtPoint {
+        point,
+        then: then.at_point.map(str::to_owned),
+        now: now.at_point.map(str::to_owned),
+    });
+    StepResult {
+        step: then.step.step,
+        tool: then.step.tool.clone(),
+        target,
+        verdict,
+        retries: 0,
+        flaky: false,
+        settle_ms,
+        pruned_tokens: ThenNow {
+            then: then.step.after.as_ref().map(|s| s.pruned_tokens),
+            now: now.step.after.as_ref().map(|s| s.pruned_tokens),
+        },
+        slower: StepResult::is_slower(settle_ms, slower_factor),
+        at_point,
+    }
+}
+
+/// How long the step's settle wait took, when it waited.
+pub fn settle_ms(step: &Step) -> Option<u64> {
+    let report: SettleReport = serde_json::from_value(step.settle.clone()?).ok()?;
+    Some(report.total.as_millis() as u64)
+}
+
+/// A recorded screen as the agent read it: its dump and the tree pruned again with the
+/// default rules under its version; `None` when the dump does not prune back to the stored
+/// text (another tapscope's rules) or does not parse.
+pub fn recorded_screen(
+    recording: &Recording,
+    screen: &ScreenRef,
+) -> Result<Option<(Tree, Pruned)>, RecordingError> {
+    forensics::screen::as_read(recording, screen)
+}
+
+/// The latest screen of `version` among `steps` (screens after, then before).
+pub fn screen_of<'a>(steps: &'a [Step], version: &str) -> Option<&'a ScreenRef> {
+    forensics::find_screen(steps, version)
+}
+
+/// What a tap at `point` meets on `tree`, named as its pruned line names it.
+pub fn at_point(tree: &Tree, point: [i32; 2]) -> Option<String> {
+    forensics::screen::at_point(tree, crate::geometry::Point::new(point[0], point[1]))
+        .map(|target| target.label)
+}
+
+impl Verdict {
+    /// Whether the verdict is [`Verdict::Same`].
+    pub fn is_same(&self) -> bool {
+        matches!(self, Verdict::Same)
+    }
+}

@@ -1,0 +1,192 @@
+//! How one replayed step compares with its recording: the same, a changed screen (what
+//! appeared, disappeared, moved, changed text or state), or diverged (the outcome differs,
+//! or the step could not be replayed), with a sentence a person reads.
+
+use serde::Serialize;
+
+use crate::inspect::tree_diff::{TreeDiff, tree_diff};
+use crate::recording::StepOutcome;
+
+use super::{Ignore, Screen, comparable};
+
+/// The verdict on one step.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "verdict", rename_all = "lowercase")]
+pub enum Verdict {
+    /// The same outcome, and the screen after it reads the same (volatile text ignored).
+    Same,
+    /// The same outcome; the screen after it differs.
+    Changed(Changes),
+    /// The step did not do what it did: the replay ends here.
+    Diverged(Divergence),
+}
+
+impl Verdict {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Verdict::Same => "same",
+            Verdict::Changed(_) => "changed",
+            Verdict::Diverged(_) => "diverged",
+        }
+    }
+}
+
+/// What differs between the recorded screen after a step and today's.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Changes {
+    pub appeared: Vec<String>,
+    pub disappeared: Vec<String>,
+    /// `"Search videos" → "Search"` and the like: text, place or state.
+    pub changed: Vec<String>,
+    /// The screen's app changed (`com.a` → `com.b`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub app: Option<String>,
+}
+
+impl Changes {
+    fn of(diff: &TreeDiff) -> Self {
+        Self {
+            appeared: diff.appeared.iter().map(|n| n.label.clone()).collect(),
+            disappeared: diff.disappeared.iter().map(|n| n.label.clone()).collect(),
+            changed: diff
+                .changed
+                .iter()
+                .map(|c| {
+                    let what = c.what.join(", ");
+                    if c.before.label == c.after.label {
+                        format!("{} ({what})", c.after.label)
+                    } else {
+                        format!("{} → {} ({what})", c.before.label, c.after.label)
+                    }
+                })
+                .collect(),
+            app: None,
+        }
+    }
+
+    /// One line: `2 appeared ("Shorts", "Live"); 1 changed ("Search videos" → "Search" (text))`.
+    pub fn sentence(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(app) = &self.app {
+            parts.push(format!("the app changed ({app})"));
+        }
+        for (what, names) in [
+            ("appeared", &self.appeared),
+            ("disappeared", &self.disappeared),
+            ("changed", &self.changed),
+        ] {
+            if !names.is_empty() {
+                parts.push(format!("{} {what} ({})", names.len(), listed(names)));
+            }
+        }
+        parts.join("; ")
+    }
+}
+
+/// Up to three names, then how many more.
+fn listed(names: &[String]) -> String {
+    let mut shown: Vec<&str> = names.iter().take(3).map(String::as_str).collect();
+    let more = names.len().saturating_sub(3);
+    let tail = format!("{more} more");
+    if more > 0 {
+        shown.push(&tail);
+    }
+    shown.join(", ")
+}
+
+/// Why a step diverged.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "divergence", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Divergence {
+    /// The call ended otherwise than it did: ok then and refused now, and so on.
+    Outcome {
+        then: StepOutcome,
+        now: StepOutcome,
+        /// What today's call said.
+        said: String,
+    },
+    /// No node on today's screen is the one the recorded handle named.
+    TargetGone { meant: String },
+    /// Today's counterpart of the node is printed without an `i`: nothing to act on.
+    TargetNotActionable { meant: String },
+    /// The recorded screen the handle named is not in the recording, or its files are
+    /// missing or damaged, so the node cannot be known.
+    ScreenUnknown { version: String, why: String },
+    /// The device failed or went away.
+    Device { error: String },
+}
+
+impl Divergence {
+    /// What happened, as a clause after `step N tool "target":`.
+    pub fn sentence(&self) -> String {
+        match self {
+            Divergence::Outcome { then, now, said } => {
+                let said = said.lines().next().unwrap_or_default();
+                format!(
+                    "it was {} when recorded and is {} now: {said}",
+                    outcome_name(*then),
+                    outcome_name(*now)
+                )
+            }
+            Divergence::TargetGone { meant } => format!(
+                "{meant} is not on today's screen: no element there is the one the recorded \
+                 handle named (by id, role, text and place)"
+            ),
+            Divergence::TargetNotActionable { meant } => format!(
+                "{meant} is on today's screen but cannot be acted on (it is printed without \
+                 an i)"
+            ),
+            Divergence::ScreenUnknown { version, why } => format!(
+                "the recorded screen {version} the handle named cannot be read ({why}), so its \
+                 node cannot be found again"
+            ),
+            Divergence::Device { error } => format!("the device failed: {error}"),
+        }
+    }
+}
+
+pub fn outcome_name(outcome: StepOutcome) -> &'static str {
+    match outcome {
+        StepOutcome::Ok => "ok",
+        StepOutcome::Refused => "refused",
+        StepOutcome::Error => "an error",
+    }
+}
+
+/// Compares today's step with the recorded one: first the outcome, then the screens after
+/// it (each masked by `ignore`); `then`/`now` are `None` when that run read no screen.
+pub fn compare(
+    outcomes: (StepOutcome, StepOutcome),
+    said: &str,
+    then: Option<Screen<'_>>,
+    now: Option<Screen<'_>>,
+    ignore: &Ignore,
+) -> Verdict {
+    let (was, is) = outcomes;
+    if was != is {
+        return Verdict::Diverged(Divergence::Outcome {
+            then: was,
+            now: is,
+            said: said.to_owned(),
+        });
+    }
+    match (then, now) {
+        (Some(then), Some(now)) => match screen_changes(then, now, ignore) {
+            None => Verdict::Same,
+            Some(changes) => Verdict::Changed(changes),
+        },
+        _ => Verdict::Same,
+    }
+}
+
+/// What differs between two screens made [`comparable`]; `None` when nothing does.
+pub fn screen_changes(then: Screen<'_>, now: Screen<'_>, ignore: &Ignore) -> Option<Changes> {
+    let (then, now) = (comparable(then, ignore), comparable(now, ignore));
+    let diff = tree_diff(&then, &now);
+    let mut changes = Changes::of(&diff);
+    if then.app != now.app {
+        changes.app = Some(format!("{} → {}", then.app, now.app));
+    }
+    (!diff.is_empty() || changes.app.is_some()).then_some(changes)
+}
