@@ -191,16 +191,17 @@ impl Journal {
         Self::start(dir, header(device, now_unix_ms(), durability), now, None)
     }
 
-    /// A recording of a replay of `original` (named in its header), and each step as it
-    /// is written, numbered, for the replay to compare.
+    /// A recording of a replay of `original` (named in its header when given), and each
+    /// step as it is written, numbered, for the replay to compare.
     pub fn replaying(
         dir: &Path,
         device: &str,
         now: Duration,
         durability: Durability,
-        original: &str,
+        original: Option<&str>,
     ) -> Result<(Self, Receiver<Step>), RecordingError> {
-        let header = header(device, now_unix_ms(), durability).replaying(original);
+        let mut header = header(device, now_unix_ms(), durability);
+        header.replay_of = original.map(str::to_owned);
         let (watch, written) = mpsc::channel();
         Ok((Self::start(dir, header, now, Some(watch))?, written))
     }

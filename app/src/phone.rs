@@ -10,7 +10,7 @@ use tapscope_core::device::sim::Sim;
 use tapscope_core::device::sim::costs::Profile;
 use tapscope_core::device::sim::phone::SimPhone;
 use tapscope_core::session::{Session, SessionConfig};
-use tapscope_core::stability::RealClock;
+use tapscope_core::stability::{RealClock, VirtualClock};
 
 use crate::mcp::{ServedClock, ServedDevice};
 
@@ -100,6 +100,32 @@ impl DeviceArgs {
                 let clock = device.clock();
                 then.run(Session::new(device, clock, config))
             }
+        })
+    }
+}
+
+impl DeviceArgs {
+    /// Opens the device for a replay: a sim on a virtual clock (settle timings simulated,
+    /// as the sim's recordings have them, and a replay as fast as the sim answers), a phone
+    /// on its own clock.
+    pub fn open_replayable<W: WithSession>(
+        &self,
+        then: W,
+    ) -> Result<W::Output, tapscope_core::device::DeviceError> {
+        let clock = VirtualClock::default();
+        let config = SessionConfig::default();
+        Ok(match &self.device {
+            DeviceChoice::Sim(Profile::Instant) => then.run(Session::new(
+                Sim::new(clock.clone(), self.seed),
+                clock,
+                config,
+            )),
+            DeviceChoice::Sim(profile) => then.run(Session::new(
+                SimPhone::new(clock.clone(), self.seed, *profile),
+                clock,
+                config,
+            )),
+            DeviceChoice::Adb(_) => return self.open(then),
         })
     }
 }

@@ -4,6 +4,7 @@ mod devices;
 mod observe;
 pub mod output;
 mod prune;
+mod replay;
 mod serve;
 mod sim;
 mod stats;
@@ -42,6 +43,9 @@ enum Command {
     /// Serve a phone (the sim, or one over ADB) to MCP clients (LLM agents) over streamable
     /// HTTP or stdio, optionally recording every call.
     Serve(serve::ServeArgs),
+    /// Re-run recorded sessions on a device and compare each step with its recording:
+    /// exit 0 when every step does what it did, 1 on a divergence.
+    Replay(replay::ReplayArgs),
     /// Serve the simulated phone as an ADB device (`adb connect ADDR`), for adb and every
     /// tool built on it.
     Sim(sim::SimArgs),
@@ -86,6 +90,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         Some(Command::Observe(args)) => observe::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),
         Some(Command::Sim(args)) => sim::run(&args),
+        Some(Command::Replay(args)) => replay::run(&args),
         Some(Command::RecordDemo { dir }) => {
             let summary = crate::demo::record(&dir)?;
             let mut stdout = output::Stdout::lock();
