@@ -1,0 +1,181 @@
+//! `tapscope replay` as a user runs it: the demo on the sim reads the same throughout, an
+//! edited recording diverges with the reason in a sentence, JSON and JUnit for programs and
+//! CI, shards, `--record`, `--update`, and bad input refused with exit code 2.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn tapscope(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tapscope"))
+        .args(args)
+        .output()
+        .expect("tapscope runs")
+}
+
+fn demo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../recordings/demo")
+}
+
+fn text(output: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// A copy of the demo in `dir`, with `edit` applied to its step lines.
+fn edited_demo(dir: &Path, edit: impl Fn(usize, &mut serde_json::Value)) -> PathBuf {
+    let copy = dir.join("demo");
+    std::fs::create_dir_all(copy.join("screens")).unwrap();
+    for entry in std::fs::read_dir(demo().join("screens")).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), copy.join("screens").join(entry.file_name())).unwrap();
+    }
+    let log = std::fs::read_to_string(demo().join("session.jsonl")).unwrap();
+    let mut lines = Vec::new();
+    for (k, line) in log.lines().enumerate() {
+        let mut value: serde_json::Value = serde_json::from_str(line).unwrap();
+        if k > 0 {
+            edit(k, &mut value);
+        }
+        lines.push(serde_json::to_string(&value).unwrap());
+    }
+    std::fs::write(copy.join("session.jsonl"), lines.join("\n") + "\n").unwrap();
+    copy
+}
+
+#[test]
+fn the_demo_replays_the_same_on_the_sim_with_junit_and_a_recording_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (junit, run) = (dir.path().join("junit.xml"), dir.path().join("run"));
+    let output = tapscope(&[
+        "replay",
+        demo().to_str().unwrap(),
+        "--device",
+        "sim",
+        "--junit",
+        junit.to_str().unwrap(),
+        "--record",
+        run.to_str().unwrap(),
+    ]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    let steps: Vec<&str> = stdout.lines().filter(|l| l.starts_with("  ")).collect();
+    assert_eq!(steps.len(), 25, "{stdout}");
+    assert!(steps.iter().all(|l| l.contains(" same ")), "{stdout}");
+    assert!(stdout.contains("25 same of 25 steps"), "{stdout}");
+
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert_eq!(xml.matches("<testcase ").count(), 25, "{xml}");
+    assert_eq!(xml.matches("</testcase>").count(), 25, "{xml}");
+    assert!(
+        xml.contains("failures=\"0\"") && !xml.contains("<failure"),
+        "{xml}"
+    );
+
+    let replayed = tapscope_core::recording::read(&run).unwrap();
+    assert_eq!(replayed.steps.len(), 25);
+    let named = replayed.header.replay_of.unwrap();
+    assert!(named.ends_with("recordings/demo"), "{named}");
+}
+
+#[test]
+fn a_step_that_ends_otherwise_diverges_with_a_sentence_and_stops_the_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    // Step 4 (tap "Search videos") recorded as refused: today it goes through.
+    let copy = edited_demo(dir.path(), |k, step| {
+        if k == 4 {
+            step["outcome"] = "refused".into();
+        }
+    });
+    let junit = dir.path().join("junit.xml");
+    let output = tapscope(&[
+        "replay",
+        copy.to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
+    ]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(
+        stdout.contains(
+            "step 4 tap \"Search videos\" diverged: it was refused when recorded and is ok now"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("21 steps were not run"), "{stdout}");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert_eq!(xml.matches("<failure ").count(), 1, "{xml}");
+    assert_eq!(xml.matches("<skipped ").count(), 21, "{xml}");
+}
+
+#[test]
+fn json_says_every_step_and_the_totals() {
+    let output = tapscope(&["replay", demo().to_str().unwrap(), "--json"]);
+    assert_eq!(output.status.code(), Some(0));
+    let all: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(all["passed"], true);
+    let run = &all["recordings"][0];
+    assert_eq!(run["steps"].as_array().unwrap().len(), 25);
+    assert_eq!(run["totals"]["same"], 25);
+    assert_eq!(run["steps"][2]["target"], "\"TapTube\"");
+    assert_eq!(run["steps"][2]["verdict"], "same");
+}
+
+#[test]
+fn a_shard_takes_every_nth_recording() {
+    let demo = demo();
+    let demo = demo.to_str().unwrap();
+    let output = tapscope(&["replay", demo, demo, demo, "--shard", "2/2", "--json"]);
+    assert_eq!(output.status.code(), Some(0));
+    let all: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(all["recordings"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn update_replaces_the_recording_with_its_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = edited_demo(dir.path(), |_, _| {});
+    let output = tapscope(&["replay", copy.to_str().unwrap(), "--update"]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("updated "), "{stdout}");
+    let updated = tapscope_core::recording::read(&copy).unwrap();
+    assert_eq!(updated.steps.len(), 25);
+    // A baseline names no original: it is one.
+    assert_eq!(updated.header.replay_of, None);
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(leftovers, ["demo"]);
+}
+
+#[test]
+fn bad_input_is_refused_with_exit_code_2_and_says_what_to_do() {
+    let demo = demo();
+    let demo = demo.to_str().unwrap();
+    for (args, said) in [
+        (
+            vec!["replay", demo, "--ignore", "(unclosed"],
+            "not a valid regular expression",
+        ),
+        (vec!["replay", demo, "--shard", "3/2"], "1 <= K <= N"),
+        (vec!["replay", demo, "--shard", "0/2"], "1 <= K <= N"),
+        (vec!["replay", "/no/such/recording"], "/no/such/recording"),
+        (
+            vec!["replay", demo, "--update", "--record", "/tmp/x"],
+            "without --record",
+        ),
+        (
+            vec!["replay", demo, "--slower", "0.5"],
+            "factor of 1 or more",
+        ),
+        (vec!["replay", demo, "--device", "sim:tablet"], "sim:tablet"),
+    ] {
+        let output = tapscope(&args);
+        let (stdout, stderr) = text(&output);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stdout}{stderr}");
+        assert!(stderr.contains(said), "{args:?}: {stderr}");
+    }
+}
