@@ -5,7 +5,7 @@
 //! Run with `cargo bench -p tapscope --bench replay`. The session is recorded once, outside
 //! the timings: a seeded agent observes, taps a handle it saw, scrolls or goes back.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::OnceLock;
 
 use rmcp::ServiceExt;
@@ -126,7 +126,7 @@ fn replay_1000_steps(bencher: divan::Bencher) {
             ignore: Ignore::default(),
             retries: 1,
             slower_factor: SLOWER_FACTOR,
-            record: PathBuf::from(dir.path().join("run")),
+            record: dir.path().join("run"),
             durability: Durability::None,
             name_original: true,
         };
