@@ -26,21 +26,21 @@ fn text(output: &Output) -> (String, String) {
 /// A copy of the demo in `dir`, with `edit` applied to its step lines.
 fn edited_demo(dir: &Path, edit: impl Fn(usize, &mut serde_json::Value)) -> PathBuf {
     let copy = dir.join("demo");
-    std::fs::create_dir_all(copy.join("screens")).unwrap();
-    for entry in std::fs::read_dir(demo().join("screens")).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), copy.join("screens").join(entry.file_name())).unwrap();
+    std::fs::create_dir_all(copy.join("screens")).expect("the demo copies");
+    for entry in std::fs::read_dir(demo().join("screens")).expect("the demo copies") {
+        let entry = entry.expect("the demo copies");
+        std::fs::copy(entry.path(), copy.join("screens").join(entry.file_name())).expect("the demo copies");
     }
-    let log = std::fs::read_to_string(demo().join("session.jsonl")).unwrap();
+    let log = std::fs::read_to_string(demo().join("session.jsonl")).expect("the demo copies");
     let mut lines = Vec::new();
     for (k, line) in log.lines().enumerate() {
-        let mut value: serde_json::Value = serde_json::from_str(line).unwrap();
+        let mut value: serde_json::Value = serde_json::from_str(line).expect("the demo copies");
         if k > 0 {
             edit(k, &mut value);
         }
-        lines.push(serde_json::to_string(&value).unwrap());
+        lines.push(serde_json::to_string(&value).expect("the demo copies"));
     }
-    std::fs::write(copy.join("session.jsonl"), lines.join("\n") + "\n").unwrap();
+    std::fs::write(copy.join("session.jsonl"), lines.join("\n") + "\n").expect("the demo copies");
     copy
 }
 
