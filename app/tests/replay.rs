@@ -29,7 +29,8 @@ fn edited_demo(dir: &Path, edit: impl Fn(usize, &mut serde_json::Value)) -> Path
     std::fs::create_dir_all(copy.join("screens")).expect("the demo copies");
     for entry in std::fs::read_dir(demo().join("screens")).expect("the demo copies") {
         let entry = entry.expect("the demo copies");
-        std::fs::copy(entry.path(), copy.join("screens").join(entry.file_name())).expect("the demo copies");
+        std::fs::copy(entry.path(), copy.join("screens").join(entry.file_name()))
+            .expect("the demo copies");
     }
     let log = std::fs::read_to_string(demo().join("session.jsonl")).expect("the demo copies");
     let mut lines = Vec::new();
@@ -177,5 +178,23 @@ fn bad_input_is_refused_with_exit_code_2_and_says_what_to_do() {
         let (stdout, stderr) = text(&output);
         assert_eq!(output.status.code(), Some(2), "{args:?}: {stdout}{stderr}");
         assert!(stderr.contains(said), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn a_missing_screen_file_is_named_and_the_rest_is_replayed() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = edited_demo(dir.path(), |_, _| {});
+    // The feed after the last scroll (steps 23 and 25 leave it); no later handle names it.
+    std::fs::remove_file(copy.join("screens/5736b4bdc85d4535.xml")).unwrap();
+    let output = tapscope(&["replay", copy.to_str().unwrap()]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("25 same of 25 steps"), "{stdout}");
+    for step in [23, 25] {
+        let note = format!(
+            "note: step {step}: the recorded screen after it (screens/5736b4bdc85d4535.xml) cannot be read"
+        );
+        assert!(stdout.contains(&note), "{stdout}");
     }
 }

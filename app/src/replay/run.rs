@@ -73,6 +73,8 @@ pub fn replay<D: ServedDevice, C: ServedClock>(
             written: &written,
             today: HashMap::new(),
             recorded: HashMap::new(),
+            notes: Vec::new(),
+            displays_compared: false,
         };
         let total = original.steps.len();
         for (k, step) in original.steps.iter().enumerate() {
@@ -85,6 +87,7 @@ pub fn replay<D: ServedDevice, C: ServedClock>(
                 break;
             }
         }
+        report.notes.append(&mut run.notes);
         client
             .cancel()
             .await
@@ -121,6 +124,10 @@ struct Run<'a, D: ServedDevice, C: ServedClock> {
     /// Recorded screens as the agent read them, by dump file (one version may have had
     /// several dumps: the same text at other exact bounds); `None` when unreadable.
     recorded: HashMap<String, Option<Arc<(Tree, Pruned)>>>,
+    /// What could not be compared, as it is found.
+    notes: Vec<String>,
+    /// Whether the display sizes of then and now were compared yet.
+    displays_compared: bool,
 }
 
 /// What a recorded call becomes today.
@@ -313,6 +320,24 @@ impl<D: ServedDevice, C: ServedClock> Run<'_, D, C> {
     ) -> StepResult {
         let then_after = step.after.as_ref().and_then(|s| self.recorded_screen(s));
         let then_before = step.before.as_ref().and_then(|s| self.recorded_screen(s));
+        if let (Some(screen), None) = (&step.after, &then_after) {
+            self.notes.push(format!(
+                "step {}: the recorded screen after it ({}) cannot be read, so only its outcome \
+                 was compared",
+                step.step, screen.dump
+            ));
+        }
+        if let (Some(then), Some(now), false) = (&then_after, after, self.displays_compared) {
+            self.displays_compared = true;
+            let (was, is) = (then.1.display, now.pruned.display);
+            if was != is {
+                self.notes.push(format!(
+                    "recorded on a {}×{} display, replayed on {}×{}: pixel actions are sent as \
+                     recorded (the screenshot's pixels), and places are compared as they are",
+                    was.width, was.height, is.width, is.height
+                ));
+            }
+        }
         let point = step.path.first().copied();
         let then_at = point.and_then(|p| replay::at_point(&then_before.as_ref()?.0, p));
         let now_point = today.path.first().copied().or(point);
