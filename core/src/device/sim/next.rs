@@ -91,7 +91,7 @@ enum Change {
 
 /// What `sim-next` changes, each against the demo's path (launcher, feed, search).
 const NEXT: [Change; 4] = [
-    // The app's new launcher label: the demo's first tap still finds it by its id.
+    // The app's new launcher label: a replay of the demo's first tap finds it by its id.
     Change::Rename {
         node: At {
             screen: "launcher",
