@@ -8,3 +8,4 @@ pub mod gui;
 pub mod journal;
 pub mod mcp;
 pub mod phone;
+pub mod replay;

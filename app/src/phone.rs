@@ -1,14 +1,14 @@
-//! Opening the device a person names — `sim`, `sim:phone` or an ADB serial — as a
-//! session, for every front-end that drives one.
+//! Opening the device a person names — `sim`, `sim-next`, either with `:phone`, or an ADB
+//! serial — as a session, for every front-end that drives one.
 
 use std::fmt;
 use std::str::FromStr;
 
 use clap::Args;
 use tapscope_core::device::adb::AdbDevice;
-use tapscope_core::device::sim::Sim;
 use tapscope_core::device::sim::costs::Profile;
 use tapscope_core::device::sim::phone::SimPhone;
+use tapscope_core::device::sim::{Build, Sim};
 use tapscope_core::session::{Session, SessionConfig};
 use tapscope_core::stability::{RealClock, VirtualClock};
 
@@ -18,7 +18,8 @@ use crate::mcp::{ServedClock, ServedDevice};
 #[derive(Clone, Debug, Args)]
 pub struct DeviceArgs {
     /// `sim` (the built-in simulated phone, instant), `sim:phone` (the sim with a stock
-    /// phone's costs: a dump takes about 2 s), or an ADB serial (see `tapscope devices`).
+    /// phone's costs: a dump takes about 2 s), `sim-next` and `sim-next:phone` (the next
+    /// release of the sim's app), or an ADB serial (see `tapscope devices`).
     #[arg(long, default_value = "sim")]
     pub device: DeviceChoice,
     /// Seed of the simulated phone.
@@ -26,47 +27,77 @@ pub struct DeviceArgs {
     pub seed: u64,
 }
 
-/// A device by name: the sim under a profile, or a phone the ADB server knows.
+/// A device by name: a build of the sim under a profile, or a phone the ADB server knows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DeviceChoice {
-    /// `sim` (instant) or `sim:phone`.
-    Sim(Profile),
+    /// `sim` or `sim-next`, instant or with `:phone` costs.
+    Sim { build: Build, profile: Profile },
     /// A serial as `adb devices` lists it (`emulator-5554`, `127.0.0.1:5555`).
     Adb(String),
 }
 
 impl DeviceChoice {
-    /// The simulated phones, by the names they are chosen with.
-    pub const SIMS: [DeviceChoice; 2] = [
-        DeviceChoice::Sim(Profile::Instant),
-        DeviceChoice::Sim(Profile::Phone),
+    /// The simulated phones, by the names they are chosen with: each build, instant then
+    /// with a phone's costs.
+    pub const SIMS: [DeviceChoice; 4] = [
+        DeviceChoice::sim(Build::Current, Profile::Instant),
+        DeviceChoice::sim(Build::Current, Profile::Phone),
+        DeviceChoice::sim(Build::Next, Profile::Instant),
+        DeviceChoice::sim(Build::Next, Profile::Phone),
     ];
+
+    /// The simulated phone running `build` under `profile`.
+    pub const fn sim(build: Build, profile: Profile) -> Self {
+        DeviceChoice::Sim { build, profile }
+    }
+}
+
+/// The names of the simulated phones, for messages: `sim, sim:phone, …`.
+fn sim_names() -> String {
+    let names: Vec<String> = DeviceChoice::SIMS.iter().map(ToString::to_string).collect();
+    names.join(", ")
 }
 
 impl FromStr for DeviceChoice {
     type Err = String;
 
+    /// A name that is `sim` or begins `sim-` before any `:` is a simulated phone's (an
+    /// unknown one is an error listing them); anything else is taken for a serial.
     fn from_str(name: &str) -> Result<Self, String> {
         let name = name.trim();
-        match name.split_once(':') {
-            _ if name == "sim" => Ok(DeviceChoice::Sim(Profile::Instant)),
-            Some(("sim", profile)) => profile
-                .parse()
-                .map(DeviceChoice::Sim)
-                .map_err(|e| format!("{name}: {e}")),
-            _ if name.is_empty() => Err(
-                "no device named: use sim, sim:phone or a serial from `tapscope devices`".into(),
-            ),
-            _ => Ok(DeviceChoice::Adb(name.to_owned())),
+        if name.is_empty() {
+            return Err(format!(
+                "no device named: use {} or a serial from `tapscope devices`",
+                sim_names()
+            ));
         }
+        let (base, profile) = match name.split_once(':') {
+            Some((base, profile)) => (base, Some(profile)),
+            None => (name, None),
+        };
+        if base != "sim" && !base.starts_with("sim-") {
+            return Ok(DeviceChoice::Adb(name.to_owned()));
+        }
+        let build = base
+            .parse()
+            .map_err(|_| format!("unknown simulated phone {name:?}: use {}", sim_names()))?;
+        let profile = profile
+            .map_or(Ok(Profile::Instant), str::parse)
+            .map_err(|e| format!("{name}: {e}"))?;
+        Ok(DeviceChoice::Sim { build, profile })
     }
 }
 
 impl fmt::Display for DeviceChoice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            DeviceChoice::Sim(Profile::Instant) => f.write_str("sim"),
-            DeviceChoice::Sim(profile) => write!(f, "sim:{}", profile.name()),
+            DeviceChoice::Sim {
+                build,
+                profile: Profile::Instant,
+            } => f.write_str(build.name()),
+            DeviceChoice::Sim { build, profile } => {
+                write!(f, "{}:{}", build.name(), profile.name())
+            }
             DeviceChoice::Adb(serial) => f.write_str(serial),
         }
     }
@@ -84,27 +115,18 @@ impl DeviceArgs {
         &self,
         then: W,
     ) -> Result<W::Output, tapscope_core::device::DeviceError> {
-        let clock = RealClock::new();
-        let config = SessionConfig::default();
-        Ok(match &self.device {
-            DeviceChoice::Sim(Profile::Instant) => {
-                then.run(Session::new(Sim::new(clock, self.seed), clock, config))
+        match &self.device {
+            DeviceChoice::Sim { build, profile } => {
+                Ok(self.open_sim(*build, *profile, RealClock::new(), then))
             }
-            DeviceChoice::Sim(profile) => then.run(Session::new(
-                SimPhone::new(clock, self.seed, *profile),
-                clock,
-                config,
-            )),
             DeviceChoice::Adb(serial) => {
                 let device = AdbDevice::connect(Some(serial))?;
                 let clock = device.clock();
-                then.run(Session::new(device, clock, config))
+                Ok(then.run(Session::new(device, clock, SessionConfig::default())))
             }
-        })
+        }
     }
-}
 
-impl DeviceArgs {
     /// Opens the device for a replay: a sim on a virtual clock (settle timings simulated,
     /// as the sim's recordings have them, and a replay as fast as the sim answers), a phone
     /// on its own clock.
@@ -112,21 +134,34 @@ impl DeviceArgs {
         &self,
         then: W,
     ) -> Result<W::Output, tapscope_core::device::DeviceError> {
-        let clock = VirtualClock::default();
+        match &self.device {
+            DeviceChoice::Sim { build, profile } => {
+                Ok(self.open_sim(*build, *profile, VirtualClock::default(), then))
+            }
+            DeviceChoice::Adb(_) => self.open(then),
+        }
+    }
+
+    fn open_sim<W: WithSession, C: ServedClock>(
+        &self,
+        build: Build,
+        profile: Profile,
+        clock: C,
+        then: W,
+    ) -> W::Output {
         let config = SessionConfig::default();
-        Ok(match &self.device {
-            DeviceChoice::Sim(Profile::Instant) => then.run(Session::new(
-                Sim::new(clock.clone(), self.seed),
+        match profile {
+            Profile::Instant => then.run(Session::new(
+                Sim::with_build(clock.clone(), self.seed, build),
                 clock,
                 config,
             )),
-            DeviceChoice::Sim(profile) => then.run(Session::new(
-                SimPhone::new(clock.clone(), self.seed, *profile),
+            profile => then.run(Session::new(
+                SimPhone::with_build(clock.clone(), self.seed, profile, build),
                 clock,
                 config,
             )),
-            DeviceChoice::Adb(_) => return self.open(then),
-        })
+        }
     }
 }
 
@@ -136,16 +171,28 @@ mod tests {
 
     #[test]
     fn device_names_are_parsed_then_named_back() {
-        for name in ["sim", "sim:phone", "emulator-5554", "127.0.0.1:5555"] {
+        let names = ["sim", "sim:phone", "sim-next", "sim-next:phone"];
+        for (name, sim) in names.into_iter().zip(&DeviceChoice::SIMS) {
+            assert_eq!(name.parse::<DeviceChoice>().as_ref(), Ok(sim));
+            assert_eq!(sim.to_string(), name);
+        }
+        for name in ["emulator-5554", "127.0.0.1:5555", "simulator-1"] {
             let choice: DeviceChoice = name.parse().unwrap();
+            assert_eq!(choice, DeviceChoice::Adb(name.to_owned()));
             assert_eq!(choice.to_string(), name);
         }
         assert_eq!(
-            "sim:instant".parse(),
-            Ok(DeviceChoice::Sim(Profile::Instant))
+            "sim-next:instant".parse(),
+            Ok(DeviceChoice::sim(Build::Next, Profile::Instant))
         );
         let err = "sim:tablet".parse::<DeviceChoice>().unwrap_err();
         assert!(err.contains("instant") && err.contains("phone"), "{err}");
-        assert!("".parse::<DeviceChoice>().is_err());
+        for wrong in ["sim-nxt", "sim-nxt:phone", ""] {
+            let err = wrong.parse::<DeviceChoice>().unwrap_err();
+            assert!(
+                err.contains("sim, sim:phone, sim-next, sim-next:phone"),
+                "{err}"
+            );
+        }
     }
 }

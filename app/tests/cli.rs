@@ -260,15 +260,19 @@ fn devices_lists_phones_with_advice_for_unusable_ones() {
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 4, "{text}");
+    assert_eq!(lines.len(), 6, "{text}");
     assert!(lines[0].starts_with("sim "), "{text}");
     assert!(lines[1].starts_with("sim:phone "), "{text}");
     assert!(lines[1].contains("stock phone"), "{text}");
-    assert!(lines[2].starts_with("emulator-5554  device "), "{text}");
-    assert!(lines[2].contains("Pixel_7"), "{text}");
-    assert!(lines[3].contains("unauthorized"), "{text}");
+    assert!(lines[2].starts_with("sim-next "), "{text}");
+    assert!(lines[2].ends_with("no search)"), "{text}");
+    assert!(lines[3].starts_with("sim-next:phone "), "{text}");
+    assert!(lines[3].contains("next release") && lines[3].contains("stock phone"));
+    assert!(lines[4].starts_with("emulator-5554   device "), "{text}");
+    assert!(lines[4].contains("Pixel_7"), "{text}");
+    assert!(lines[5].contains("unauthorized"), "{text}");
     assert!(
-        lines[3].ends_with("allow USB debugging from this computer"),
+        lines[5].ends_with("allow USB debugging from this computer"),
         "{text}"
     );
 }
@@ -291,6 +295,23 @@ fn observe_drives_the_simulated_phone_through_scripted_steps() {
     assert!(acts[1].contains("the back key"), "{}", acts[1]);
     // Back on the launcher, under a fresh version.
     assert!(text.contains("\"TapTube\" click long"), "{text}");
+}
+
+#[test]
+fn observe_reads_the_next_build_of_the_sim() {
+    let output = tapscope(&["observe", "--device", "sim-next"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("\"TapTube Video\" click long"), "{text}");
+    assert!(!text.contains("\"TapTube\" click"), "{text}");
+
+    let output = tapscope(&["observe", "--device", "sim-nxt"]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(
+        message.contains("use sim, sim:phone, sim-next, sim-next:phone"),
+        "{message}"
+    );
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! End to end: an rmcp client starts `tapscope serve --device sim --stdio --record DIR` and
 //! drives the sim through it: observe, tap, the stale refusal, the fallback screenshot,
-//! a pixel tap on it; then the recording is read back whole.
+//! a pixel tap on it; then the recording is read back whole. `--device sim-next` serves
+//! the next build and records it under that name.
 
 mod common;
 
@@ -122,5 +123,26 @@ async fn serve_stdio_observe_tap_stale_fallback_and_record() {
             .load_bytes(step.screenshot.as_deref().expect("a screenshot"))
             .expect("png stored");
     }
+    let _ = std::fs::remove_dir_all(&record);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn serve_stdio_on_sim_next_serves_the_next_build_and_records_its_name() {
+    let record = temp_dir("stdio-next");
+    let transport = TokioChildProcess::new(
+        tokio::process::Command::new(env!("CARGO_BIN_EXE_tapscope")).configure(|cmd| {
+            cmd.args(["serve", "--device", "sim-next", "--stdio", "--record"])
+                .arg(&record);
+        }),
+    )
+    .expect("the server starts");
+    let client = ().serve(transport).await.expect("the client initializes");
+    let home = ok(&client, "screen_operation_accessibility", json!({})).await;
+    assert!(home.contains("\"TapTube Video\""), "{home}");
+    client.cancel().await.expect("the client closes");
+
+    let recorded = recording::read(&record).expect("the recording reads back");
+    assert_eq!(recorded.header.device, "sim-next");
+    assert_eq!(recorded.steps.len(), 1);
     let _ = std::fs::remove_dir_all(&record);
 }

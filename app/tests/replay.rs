@@ -198,3 +198,39 @@ fn a_missing_screen_file_is_named_and_the_rest_is_replayed() {
         assert!(stdout.contains(&note), "{stdout}");
     }
 }
+
+#[test]
+fn the_next_build_of_the_sim_shows_its_regressions_explained() {
+    let output = tapscope(&["replay", demo().to_str().unwrap(), "--device", "sim-next"]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    let line = |n: usize| {
+        stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{n} ")))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert!(line(1).contains(" same "), "{stdout}");
+    assert!(
+        line(2).contains("\"TapTube\" → \"TapTube Video\" (text)"),
+        "{stdout}"
+    );
+    let launch = line(3);
+    assert!(
+        launch.contains("changed") && launch.contains("(much slower)"),
+        "{stdout}"
+    );
+    assert!(
+        launch.contains("1 disappeared (\"Search videos\")"),
+        "{stdout}"
+    );
+    assert!(launch.contains("\"Account\" (moved)"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "step 4 tap \"Search videos\" diverged: \"Search videos\" is not on today's screen"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("21 steps were not run"), "{stdout}");
+}

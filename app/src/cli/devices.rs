@@ -1,6 +1,6 @@
-//! `tapscope devices`: the built-in `sim` (instant, and `sim:phone` with a phone's
-//! costs) and the phones the ADB server knows, as
-//! `adb devices -l` lists them, with what to do about unusable ones.
+//! `tapscope devices`: the built-in `sim` and `sim-next` (instant, and `:phone` with a
+//! phone's costs) and the phones the ADB server knows, as `adb devices -l` lists them,
+//! with what to do about unusable ones.
 
 use clap::Args;
 use tapscope_core::device::DeviceError;
@@ -11,6 +11,7 @@ use tapscope_core::device::adb_output::DeviceEntry;
 use super::Outcome;
 use super::output::Stdout;
 use crate::phone::DeviceChoice;
+use tapscope_core::device::sim::Build;
 use tapscope_core::device::sim::costs::Profile;
 
 #[derive(Debug, Args)]
@@ -35,22 +36,37 @@ pub fn run(_args: &DevicesArgs) -> anyhow::Result<Outcome> {
     }
 }
 
+/// What sets a simulated phone apart from plain `sim`.
+fn sim_note(sim: &DeviceChoice) -> String {
+    let DeviceChoice::Sim { build, profile } = sim else {
+        return String::new();
+    };
+    let build = match build {
+        Build::Current => None,
+        Build::Next => Some("the next release of its app (renamed, moved, slower, no search)"),
+    };
+    let profile = (*profile == Profile::Phone)
+        .then_some("with a stock phone's costs (a dump takes about 2 s)");
+    [build, profile]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Serial, state, model and advice, aligned in columns, `sim` first.
 fn table(phones: &[DeviceEntry]) -> String {
-    let mut rows = vec![
-        [
-            DeviceChoice::Sim(Profile::Instant).to_string(),
-            "device".to_owned(),
-            "tapscope simulated phone".to_owned(),
-            String::new(),
-        ],
-        [
-            DeviceChoice::Sim(Profile::Phone).to_string(),
-            "device".to_owned(),
-            "tapscope simulated phone".to_owned(),
-            "with a stock phone's costs (a dump takes about 2 s)".to_owned(),
-        ],
-    ];
+    let mut rows: Vec<[String; 4]> = DeviceChoice::SIMS
+        .iter()
+        .map(|sim| {
+            [
+                sim.to_string(),
+                "device".to_owned(),
+                "tapscope simulated phone".to_owned(),
+                sim_note(sim),
+            ]
+        })
+        .collect();
     rows.extend(phones.iter().map(|phone| {
         [
             phone.serial.clone(),

@@ -39,11 +39,18 @@ pub fn judge(
         then: settle_ms(then.step),
         now: settle_ms(now.step),
     };
-    let at_point = then.step.path.first().map(|&point| AtPoint {
-        point,
-        then: then.at_point.map(str::to_owned),
-        now: now.at_point.map(str::to_owned),
-    });
+    // A pixel action's point; a handle's node is its target already.
+    let pixels = then.step.handle.is_none();
+    let at_point = then
+        .step
+        .path
+        .first()
+        .filter(|_| pixels)
+        .map(|&point| AtPoint {
+            point,
+            then: then.at_point.map(str::to_owned),
+            now: now.at_point.map(str::to_owned),
+        });
     StepResult {
         step: then.step.step,
         tool: then.step.tool.clone(),

@@ -172,6 +172,7 @@ pub struct Totals {
     pub flaky: usize,
     pub slower: usize,
     pub not_run: usize,
+    /// Summed over the steps that have both figures.
     pub settle_ms: ThenNow<u64>,
     pub pruned_tokens: ThenNow<u64>,
 }
@@ -216,9 +217,11 @@ impl Report {
             not_run: self.not_run,
             ..Totals::default()
         };
-        let add = |sum: &mut Option<u64>, value: Option<u64>| {
-            if let Some(value) = value {
-                *sum = Some(sum.unwrap_or(0) + value);
+        // Only steps with both figures: the totals compare like with like.
+        let add = |sum: &mut ThenNow<u64>, then: Option<u64>, now: Option<u64>| {
+            if let (Some(then), Some(now)) = (then, now) {
+                sum.then = Some(sum.then.unwrap_or(0) + then);
+                sum.now = Some(sum.now.unwrap_or(0) + now);
             }
         };
         for step in &self.steps {
@@ -229,15 +232,17 @@ impl Report {
             }
             totals.flaky += usize::from(step.flaky);
             totals.slower += usize::from(step.slower);
-            add(&mut totals.settle_ms.then, step.settle_ms.then);
-            add(&mut totals.settle_ms.now, step.settle_ms.now);
             add(
-                &mut totals.pruned_tokens.then,
-                step.pruned_tokens.then.map(u64::from),
+                &mut totals.settle_ms,
+                step.settle_ms.then,
+                step.settle_ms.now,
             );
+            let tokens = step.pruned_tokens;
+            let wide = |t: Option<u32>| t.map(u64::from);
             add(
-                &mut totals.pruned_tokens.now,
-                step.pruned_tokens.now.map(u64::from),
+                &mut totals.pruned_tokens,
+                wide(tokens.then),
+                wide(tokens.now),
             );
         }
         totals

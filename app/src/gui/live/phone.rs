@@ -133,8 +133,8 @@ fn serve_http<D: ServedDevice, C: ServedClock>(
     })
 }
 
-/// Opens `device` (`sim`, `sim:phone` or an ADB serial) as a live phone; ADB's problems come back as
-/// the sentence `tapscope devices` prints.
+/// Opens `device` (one of `DeviceChoice::SIMS` or an ADB serial) as a live phone; ADB's
+/// problems come back as the sentence `tapscope devices` prints.
 pub fn open(device: &str) -> Result<Arc<dyn LivePhone>, LiveError> {
     let args = DeviceArgs {
         device: device.parse().map_err(LiveError::UnknownDevice)?,

@@ -7,6 +7,7 @@
 
 pub mod costs;
 mod input;
+mod next;
 pub mod phone;
 mod render;
 mod screen;
@@ -23,6 +24,7 @@ use crate::geometry::Point;
 use crate::model::{Flags, Size};
 use crate::stability::Clock;
 
+pub use next::Build;
 use screen::Screen;
 use view::{ItemState, Placement, Shown, Win};
 
@@ -90,6 +92,7 @@ struct Anim {
 #[derive(Debug)]
 pub struct Sim<C> {
     clock: C,
+    build: Build,
     screens: Vec<Screen>,
     /// Per screen, per item: what the user changed.
     states: Vec<Vec<ItemState>>,
@@ -104,16 +107,23 @@ pub struct Sim<C> {
 }
 
 impl<C: Clock + Clone + Send> Sim<C> {
-    /// A phone on its home screen at the clock's current time.
+    /// A phone on its home screen at the clock's current time, running the current build.
     pub fn new(clock: C, seed: u64) -> Self {
+        Self::with_build(clock, seed, Build::Current)
+    }
+
+    /// [`Sim::new`] running `build` of the app; the same seed draws the same figures in both.
+    pub fn with_build(clock: C, seed: u64, build: Build) -> Self {
         let mut rng = fastrand::Rng::with_seed(seed);
-        let screens = screen::load_all(&mut rng).unwrap_or_else(|e| vec![screen::broken(&e)]);
+        let screens =
+            screen::load_all(build, &mut rng).unwrap_or_else(|e| vec![screen::broken(&e)]);
         let states = screens
             .iter()
             .map(|s| s.items.iter().map(ItemState::initial).collect())
             .collect();
         Self {
             clock,
+            build,
             screens,
             states,
             current: 0,
@@ -124,6 +134,11 @@ impl<C: Clock + Clone + Send> Sim<C> {
             ticker_base: rng.u64(1_000..50_000),
             animation_length: None,
         }
+    }
+
+    /// Which build of the app the phone runs.
+    pub fn build(&self) -> Build {
+        self.build
     }
 
     /// Makes every animation last `length` instead of its authored length (`None`: as authored).
@@ -267,7 +282,7 @@ impl<C: Clock + Clone + Send> Sim<C> {
 
 impl<C: Clock + Clone + Send> Device for Sim<C> {
     fn name(&self) -> String {
-        "sim".into()
+        self.build.name().into()
     }
 
     fn dump(&mut self) -> Result<String, DeviceError> {

@@ -11,6 +11,8 @@ use serde::Deserialize;
 
 use crate::model::{Flags, Rect};
 
+use super::next::Build;
+
 /// Every screen file, by name; the first is where the phone starts.
 const SOURCES: [(&str, &str); 8] = [
     (
@@ -32,9 +34,10 @@ const SOURCES: [(&str, &str); 8] = [
     ("live", include_str!("../../../../assets/sim/live.toml")),
 ];
 
+/// One screen file as written; a build's changes are made to it before it is expanded.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ScreenFile {
+pub(super) struct ScreenFile {
     package: String,
     /// Where `launch(package)` lands.
     #[serde(default)]
@@ -44,29 +47,29 @@ struct ScreenFile {
     keyboard: bool,
     ticker: Option<Ticker>,
     #[serde(default)]
-    node: Vec<NodeSpec>,
+    pub node: Vec<NodeSpec>,
     #[serde(default)]
-    on: Vec<On>,
+    pub on: Vec<On>,
     #[serde(default)]
     paint: Vec<Paint>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct NodeSpec {
+pub(super) struct NodeSpec {
     #[serde(default)]
-    id: String,
-    parent: Option<String>,
+    pub id: String,
+    pub parent: Option<String>,
     class: String,
     #[serde(default)]
-    text: String,
+    pub text: String,
     #[serde(default)]
     texts: Vec<String>,
     #[serde(default)]
     desc: String,
     #[serde(default)]
     hint: String,
-    bounds: [i32; 4],
+    pub bounds: [i32; 4],
     #[serde(default)]
     flags: Vec<String>,
     repeat: Option<Repeat>,
@@ -148,12 +151,33 @@ pub(super) struct Screen {
     pub paint: Vec<Paint>,
 }
 
-/// Loads every embedded screen; `rng` fills in `{views}`.
-pub(super) fn load_all(rng: &mut fastrand::Rng) -> Result<Vec<Screen>, String> {
-    let screens: Vec<Screen> = SOURCES
+/// Screen files by name, in the order of `SOURCES`.
+pub(super) type Files = Vec<(&'static str, ScreenFile)>;
+
+/// Loads every embedded screen as `build` has it; `rng` fills in `{views}`.
+pub(super) fn load_all(build: Build, rng: &mut fastrand::Rng) -> Result<Vec<Screen>, String> {
+    let mut files = parse_all()?;
+    build.apply(&mut files)?;
+    expand_all(files, rng)
+}
+
+/// Every embedded screen file, as written.
+pub(super) fn parse_all() -> Result<Files, String> {
+    SOURCES
         .iter()
-        .map(|(name, text)| {
-            load(name, text, rng).map_err(|e| format!("assets/sim/{name}.toml: {e}"))
+        .map(|&(name, text)| {
+            let file = toml::from_str(text).map_err(|e| format!("assets/sim/{name}.toml: {e}"))?;
+            Ok((name, file))
+        })
+        .collect()
+}
+
+/// The screens of `files`, expanded in order; every `go` must name one of them.
+pub(super) fn expand_all(files: Files, rng: &mut fastrand::Rng) -> Result<Vec<Screen>, String> {
+    let screens: Vec<Screen> = files
+        .into_iter()
+        .map(|(name, file)| {
+            expand(name, file, rng).map_err(|e| format!("assets/sim/{name}.toml: {e}"))
         })
         .collect::<Result<_, _>>()?;
     for screen in &screens {
@@ -179,8 +203,13 @@ struct Place {
     offset: (i32, i32),
 }
 
+#[cfg(test)]
 pub(super) fn load(name: &str, text: &str, rng: &mut fastrand::Rng) -> Result<Screen, String> {
-    let file: ScreenFile = toml::from_str(text).map_err(|e| e.to_string())?;
+    expand(name, toml::from_str(text).map_err(|e| e.to_string())?, rng)
+}
+
+/// A screen file's nodes with their repeats made, `{n}` and `{views}` filled in.
+fn expand(name: &str, file: ScreenFile, rng: &mut fastrand::Rng) -> Result<Screen, String> {
     let mut items: Vec<Item> = Vec::new();
     // For each spec id: where its copies were made.
     let mut copies: Vec<(String, Vec<Place>)> = Vec::new();

@@ -8,7 +8,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
 use super::costs::{Costs, DUMP_IDLE_TIMEOUT, DUMP_QUIET, Profile};
-use super::{Event, Sim};
+use super::{Build, Event, Sim};
 use crate::device::{Device, DeviceError, Display, Key};
 use crate::geometry::Point;
 use crate::stability::{Clock, Dumps};
@@ -93,8 +93,13 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 impl<C: Clock + Clone + Send> SimPhone<C> {
     /// The sim of `seed` on `clock`, paying the costs of `profile`.
     pub fn new(clock: C, seed: u64, profile: Profile) -> Self {
+        Self::with_build(clock, seed, profile, Build::Current)
+    }
+
+    /// [`SimPhone::new`] running `build` of the app (`sim-next:phone`).
+    pub fn with_build(clock: C, seed: u64, profile: Profile, build: Build) -> Self {
         Self {
-            sim: Mutex::new(Sim::new(clock.clone(), seed)),
+            sim: Mutex::new(Sim::with_build(clock.clone(), seed, build)),
             clock,
             costs: Mutex::new(Costs::new(profile, seed)),
             ui_automation: Mutex::new(None),
@@ -250,7 +255,7 @@ impl<C: Clock + Clone + Send> UiLease<'_, C> {
 
 impl<C: Clock + Clone + Send> Device for SimPhone<C> {
     fn name(&self) -> String {
-        format!("sim:{}", self.profile().name())
+        format!("{}:{}", self.sim().build().name(), self.profile().name())
     }
 
     fn dump(&mut self) -> Result<String, DeviceError> {
