@@ -234,3 +234,63 @@ fn the_next_build_of_the_sim_shows_its_regressions_explained() {
     );
     assert!(stdout.contains("21 steps were not run"), "{stdout}");
 }
+
+#[test]
+fn a_persons_steps_are_made_again_as_a_persons() {
+    use tapscope::journal::Journal;
+    use tapscope::mcp::PhoneServer;
+    use tapscope_core::device::Key;
+    use tapscope_core::device::sim::Sim;
+    use tapscope_core::geometry::Point;
+    use tapscope_core::recording::{Actor, Durability};
+    use tapscope_core::session::{Action, Session, SessionConfig};
+    use tapscope_core::stability::{Clock, VirtualClock};
+
+    let dir = tempfile::tempdir().unwrap();
+    let (original, run) = (dir.path().join("held"), dir.path().join("run"));
+    {
+        let clock = VirtualClock::default();
+        let session = Session::new(
+            Sim::new(clock.clone(), 1),
+            clock.clone(),
+            SessionConfig::default(),
+        );
+        let journal =
+            Journal::create_with(&original, "sim", clock.now(), Durability::None).unwrap();
+        let server = PhoneServer::new(session).with_journal(journal);
+        let seen = server.person_observe().unwrap();
+        let icon = seen.handle_where(|n| n.label == "TapTube").unwrap();
+        server.person_act(&Action::Tap(icon)).unwrap();
+        let (from, to) = (Point::new(540, 1800), Point::new(540, 900));
+        let duration = std::time::Duration::from_millis(300);
+        server
+            .person_act(&Action::Swipe { from, to, duration })
+            .unwrap();
+        server.person_act(&Action::Key(Key::Back)).unwrap();
+    }
+    let output = tapscope(&[
+        "replay",
+        original.to_str().unwrap(),
+        "--record",
+        run.to_str().unwrap(),
+    ]);
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("4 same of 4 steps"), "{stdout}");
+    let replayed = tapscope_core::recording::read(&run).unwrap();
+    let tools: Vec<(&str, Actor)> = replayed
+        .steps
+        .iter()
+        .map(|s| (s.tool.as_str(), s.actor))
+        .collect();
+    assert_eq!(
+        tools,
+        [
+            ("screen_operation_accessibility", Actor::Person),
+            ("tap", Actor::Person),
+            ("swipe", Actor::Person),
+            ("press_key", Actor::Person)
+        ]
+    );
+    assert_eq!(replayed.steps[2].arguments["pixels"], "display");
+}

@@ -11,7 +11,7 @@ use tapscope_core::session::{Action, Observation, Outcome};
 use tokio_util::sync::CancellationToken;
 
 use super::reply::{Failure, Reply};
-use super::{PhoneServer, Request, ServedClock, ServedDevice};
+use super::{PhoneServer, Request, ServedClock, ServedDevice, person};
 
 /// What an agent's call answers when it waited past the limit for a person to hand back.
 pub const HELD: &str = "a person holds the phone (taken over in the tapscope workbench); wait \
@@ -222,7 +222,9 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
 
     /// A person's action: acted, settled and observed like an agent's, and recorded.
     pub fn person_act(&self, action: &Action) -> Result<Outcome, Failure> {
-        match self.person(person_request(action), |s| Ok(Reply::Acted(s.act(action)?)))? {
+        match self.person(person::request(action), |s| {
+            Ok(Reply::Acted(s.act(action)?))
+        })? {
             Reply::Acted(outcome) => Ok(outcome),
             _ => unreachable!("an act replies with its outcome"),
         }
@@ -255,51 +257,6 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
         let _ = self.written(journal, ticket);
         result
     }
-}
-
-/// A person's action as the tool call an agent would make, coordinates in display pixels
-/// (`"pixels": "display"`) unless they are the screenshot's.
-fn person_request(action: &Action) -> Request {
-    let xy = |p: &tapscope_core::geometry::Point| [p.x, p.y];
-    match action {
-        Action::Tap(target) => target_request("tap", &json!({ "target": target.to_string() })),
-        Action::LongPress(target) => {
-            target_request("long_press", &json!({ "target": target.to_string() }))
-        }
-        Action::Scroll { target, direction } => target_request(
-            "scroll",
-            &json!({ "target": target.to_string(), "direction": direction }),
-        ),
-        Action::SwipeAcross { target, direction } => target_request(
-            "swipe",
-            &json!({ "target": target.to_string(), "direction": direction }),
-        ),
-        Action::Swipe { from, to, duration } => Request::new(
-            "swipe",
-            &json!({
-                "from": xy(from), "to": xy(to),
-                "duration_ms": duration.as_millis() as u64, "pixels": "display",
-            }),
-        ),
-        Action::SwipeImage { from, to, duration } => Request::new(
-            "swipe",
-            &json!({ "from": xy(from), "to": xy(to), "duration_ms": duration.as_millis() as u64 }),
-        )
-        .on_screenshot(),
-        Action::TapImage(at) => Request::new(
-            "screen_operation_shell",
-            &json!({ "command": format!("input tap {} {}", at.x, at.y) }),
-        )
-        .on_screenshot(),
-        Action::InputText(text) => Request::new("input_text", &json!({ "text": text })),
-        Action::Key(key) => Request::new("press_key", &json!({ "key": key.name() })),
-        Action::Launch(package) => Request::new("launch_app", &json!({ "package": package })),
-    }
-}
-
-fn target_request(tool: &'static str, arguments: &serde_json::Value) -> Request {
-    let handle = arguments["target"].as_str().unwrap_or_default().to_owned();
-    Request::new(tool, arguments).with_handle(&handle)
 }
 
 /// The result of a call whose client left while it waited.

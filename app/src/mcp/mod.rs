@@ -4,6 +4,7 @@
 
 pub mod gate;
 pub mod http;
+pub mod person;
 mod reply;
 pub mod shell;
 mod tools;

@@ -11,7 +11,7 @@ use rmcp::{RoleClient, ServiceExt};
 use tapscope_core::handle::Handle;
 use tapscope_core::model::Tree;
 use tapscope_core::prune::Pruned;
-use tapscope_core::recording::{Recording, ScreenRef, Step, StepOutcome};
+use tapscope_core::recording::{Actor, Recording, ScreenRef, Step, StepOutcome};
 use tapscope_core::replay::{
     self, Divergence, Found, Report, Screen, Side, StepResult, ThenNow, Verdict,
 };
@@ -19,7 +19,7 @@ use tapscope_core::session::{Observation, Session};
 
 use super::Options;
 use crate::journal::Journal;
-use crate::mcp::{PhoneServer, ServedClock, ServedDevice};
+use crate::mcp::{PhoneServer, ServedClock, ServedDevice, person};
 
 /// Replays `original` (named `name`) on `session` of the device `device`, recording the run
 /// into `options.record`; `progress` hears of each step done out of all.
@@ -291,23 +291,57 @@ impl<D: ServedDevice, C: ServedClock> Run<'_, D, C> {
 
     /// Sends the call and returns today's step as the replay's recording wrote it.
     async fn call(&self, step: &Step, arguments: serde_json::Value) -> Result<Step, Divergence> {
+        if step.actor == Actor::Person {
+            self.person_call(step, arguments).await?;
+        } else {
+            self.agent_call(step, arguments).await?;
+        }
+        self.written.try_recv().map_err(|_| Divergence::Device {
+            error: "the call left no step in the replay's recording (it stopped recording)"
+                .to_owned(),
+        })
+    }
+
+    /// An agent's call, through the tools as the agent made it.
+    async fn agent_call(
+        &self,
+        step: &Step,
+        arguments: serde_json::Value,
+    ) -> Result<(), Divergence> {
         let mut request = CallToolRequestParams::new(step.tool.clone());
         if let serde_json::Value::Object(map) = arguments {
             request = request.with_arguments(map);
         }
         match self.client.call_tool(request).await {
             // A refusal of the protocol's is recorded as a refused step too.
-            Ok(_) | Err(ServiceError::McpError(_)) => {}
-            Err(other) => {
-                return Err(Divergence::Device {
-                    error: format!("the call could not be made: {other}"),
-                });
-            }
+            Ok(_) | Err(ServiceError::McpError(_)) => Ok(()),
+            Err(other) => Err(Divergence::Device {
+                error: format!("the call could not be made: {other}"),
+            }),
         }
-        self.written.try_recv().map_err(|_| Divergence::Device {
-            error: "the call left no step in the replay's recording (it stopped recording)"
-                .to_owned(),
+    }
+
+    /// A person's call, through the person's side of the server (display pixels, the gate).
+    async fn person_call(
+        &self,
+        step: &Step,
+        arguments: serde_json::Value,
+    ) -> Result<(), Divergence> {
+        let server = self.server.clone();
+        let tool = step.tool.clone();
+        let made = tokio::task::spawn_blocking(move || {
+            if tool == "screen_operation_accessibility" {
+                return Ok(server.person_observe().map(drop));
+            }
+            person::action(&tool, &arguments).map(|action| server.person_act(&action).map(drop))
         })
+        .await
+        .map_err(|e| Divergence::Device {
+            error: format!("the call could not be made: {e}"),
+        })?;
+        // A call that failed is a step like any other; one that could not be made is not.
+        made.map(drop)
+            .map_err(|why| Divergence::NotReplayable { why })
     }
 
     fn judged(

@@ -115,6 +115,8 @@ pub enum Divergence {
     ScreenUnknown { version: String, why: String },
     /// The device failed or went away.
     Device { error: String },
+    /// The recorded call cannot be made again (a person's call no action stands for).
+    NotReplayable { why: String },
 }
 
 impl Divergence {
@@ -142,6 +144,7 @@ impl Divergence {
                  node cannot be found again"
             ),
             Divergence::Device { error } => format!("the device failed: {error}"),
+            Divergence::NotReplayable { why } => format!("it cannot be made again: {why}"),
         }
     }
 }
