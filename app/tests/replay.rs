@@ -2,6 +2,8 @@
 //! edited recording diverges with the reason in a sentence, JSON and JUnit for programs and
 //! CI, shards, `--record`, `--update`, and bad input refused with exit code 2.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -293,4 +295,59 @@ fn a_persons_steps_are_made_again_as_a_persons() {
         ]
     );
     assert_eq!(replayed.steps[2].arguments["pixels"], "display");
+}
+
+#[test]
+fn a_phone_that_goes_away_mid_replay_ends_the_report_there_and_junit_still_says_so() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    use common::unpluggable::Unpluggable;
+    use tapscope::replay::{self, Options};
+    use tapscope_core::device::sim::Sim;
+    use tapscope_core::recording::Durability;
+    use tapscope_core::replay::{Divergence, Ignore, SLOWER_FACTOR, Verdict, junit};
+    use tapscope_core::session::{Session, SessionConfig};
+    use tapscope_core::stability::VirtualClock;
+
+    let original = tapscope_core::recording::read(&demo()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let plugged = Arc::new(AtomicBool::new(true));
+    let clock = VirtualClock::default();
+    let device = Unpluggable {
+        sim: Sim::new(clock.clone(), 1),
+        plugged: Arc::clone(&plugged),
+    };
+    let options = Options {
+        ignore: Ignore::default(),
+        retries: 1,
+        slower_factor: SLOWER_FACTOR,
+        record: dir.path().join("run"),
+        durability: Durability::None,
+        name_original: true,
+    };
+    // The cable comes out once step 8 is done.
+    let mut pull = |done: usize, _: usize| {
+        if done == 8 {
+            plugged.store(false, Ordering::SeqCst);
+        }
+    };
+    let session = Session::new(device, clock, SessionConfig::default());
+    let report = replay::replay(session, &original, "demo", "sim", &options, &mut pull).unwrap();
+    assert_eq!(report.steps.len(), 9);
+    assert_eq!(report.not_run, 16);
+    let Verdict::Diverged(Divergence::Outcome { said, .. }) = &report.steps[8].verdict else {
+        panic!("{:?}", report.steps[8]);
+    };
+    assert!(said.contains("not found"), "{said}");
+    let explained = report.explanation().unwrap();
+    assert!(
+        explained.starts_with(
+            "step 9 scroll list #feed diverged: it was ok when recorded and is an error now"
+        ),
+        "{explained}"
+    );
+    let xml = junit(&[report], false);
+    assert_eq!(xml.matches("<failure ").count(), 1, "{xml}");
+    assert_eq!(xml.matches("<skipped ").count(), 16, "{xml}");
 }

@@ -1,6 +1,9 @@
-//! What the MCP tests share: building calls, reading results, finding handles, and a
+//! What the MCP tests share: building calls, reading results, finding handles, a phone
+//! whose cable a test pulls, and a
 //! server on the sim in this process.
 #![allow(dead_code)] // each test file uses its own part
+
+pub mod unpluggable;
 
 use std::path::Path;
 
