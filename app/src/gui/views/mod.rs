@@ -29,6 +29,12 @@ pub mod colors {
     pub const AMBER: Color32 = Color32::from_rgb(240, 185, 40);
 }
 
+/// `text` as the bundled proportional font prints it: its arrows (what changed, `a → b`)
+/// as `->`.
+pub fn printable(text: &str) -> String {
+    text.replace('→', "->")
+}
+
 /// Rows of monospace lines in a scroll area that lays out only the visible ones, and
 /// scrolls `reveal` into view when given.
 pub fn line_rows_ui(

@@ -9,13 +9,13 @@ use std::time::Duration;
 use egui::{Color32, RichText};
 use tapscope_core::inspect::tree_diff::{DiffNode, TreeDiff};
 
-use super::colors;
 use super::compare::{Loaded, diff_ui, screen_ui};
 use super::picture::Mark;
 use super::settle::{settle_bar_ui, settle_of};
 use super::step::{outcome_color, outcome_word};
 use super::timeline::verdict_color;
-use crate::gui::comparison::{Judgement, Row};
+use super::{colors, printable};
+use crate::gui::comparison::{Judged, Judgement, Row};
 use crate::gui::recording::StepRef;
 
 /// How often the view looks again while the step's verdict is being judged.
@@ -65,11 +65,7 @@ pub fn runs_ui(ui: &mut egui::Ui, row: Row<'_>) {
         ui.columns(2, |columns| {
             let original = (row.original, then.as_ref(), "not in the original");
             side_ui(&mut columns[0], "original after", original, gone);
-            let run = (
-                row.run,
-                now.as_ref(),
-                "not run: the replay stopped before this step",
-            );
+            let run = (row.run, now.as_ref(), "the replay stopped before this step");
             side_ui(&mut columns[1], "run after", run, came);
         });
     });
@@ -101,7 +97,7 @@ fn header_ui(ui: &mut egui::Ui, row: Row<'_>, judgement: &Judgement) {
         ));
     });
     let sentence = match judgement {
-        Judgement::Judged(judged) => judged.sentence(),
+        Judgement::Judged(judged) => printable(&judged.sentence()),
         Judgement::Pending => "judging this step…".to_owned(),
         Judgement::NotRun => "not run: the replay stopped before this step".to_owned(),
         Judgement::NotInOriginal => "the original has no such step".to_owned(),
@@ -126,8 +122,17 @@ fn side_ui(
     }
 }
 
-/// The tree diff, then the two calls' facts side by side, then what could not be compared.
+/// The two calls' facts side by side and what could not be compared, then the tree diff.
 fn text_ui(ui: &mut egui::Ui, row: Row<'_>, judgement: &Judgement, diff: Option<&TreeDiff>) {
+    let judged = match judgement {
+        Judgement::Judged(judged) => Some(&**judged),
+        _ => None,
+    };
+    facts_ui(ui, row, judged);
+    for note in judged.map(|j| j.notes.as_slice()).unwrap_or_default() {
+        ui.colored_label(colors::AMBER, note);
+    }
+    ui.separator();
     ui.strong("What changed in the tree, original to run");
     match diff {
         Some(diff) => diff_ui(
@@ -139,11 +144,11 @@ fn text_ui(ui: &mut egui::Ui, row: Row<'_>, judgement: &Judgement, diff: Option<
             ui.weak("nothing to compare: a run left no screen after this step");
         }
     }
-    ui.separator();
-    let judged = match judgement {
-        Judgement::Judged(judged) => Some(judged),
-        _ => None,
-    };
+}
+
+/// How each call ended, settled and what its screen after cost; what a pixel action's
+/// point met on each screen it acted on.
+fn facts_ui(ui: &mut egui::Ui, row: Row<'_>, judged: Option<&Judged>) {
     let sides = [row.original, row.run];
     egui::Grid::new("runs facts")
         .num_columns(3)
@@ -182,9 +187,6 @@ fn text_ui(ui: &mut egui::Ui, row: Row<'_>, judgement: &Judgement, diff: Option<
                 ui.end_row();
             }
         });
-    for note in judged.map(|j| j.notes.as_slice()).unwrap_or_default() {
-        ui.colored_label(colors::AMBER, note);
-    }
 }
 
 /// A step's settle bar and total, flagged when much slower than the original's.

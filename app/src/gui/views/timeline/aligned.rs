@@ -8,7 +8,7 @@ use std::time::Duration;
 use egui::{Align2, Color32, FontId, Rect, Stroke, StrokeKind, pos2, vec2};
 use tapscope_core::replay::Verdict;
 
-use super::super::colors;
+use super::super::{colors, printable};
 use super::Timeline;
 use super::cell::{CELL, Cell};
 use super::colored_words_ui;
@@ -194,7 +194,7 @@ impl Columns for Aligned<'_> {
         let judgement = row.judgement();
         let mut lines = vec![self.name(k).replacen("timeline ", "", 1)];
         if let Judgement::Judged(judged) = &judgement {
-            lines.push(judged.sentence());
+            lines.push(printable(&judged.sentence()));
         }
         for (whose, step) in [("original", row.original), ("run", row.run)] {
             let what = step.map_or_else(|| "none".to_owned(), |s| Cell { step: s.step }.what());
