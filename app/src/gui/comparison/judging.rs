@@ -237,3 +237,53 @@ impl<'a> Memo<'a> {
         read
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shared(steps: usize) -> Shared {
+        Shared {
+            state: Mutex::new(State {
+                judged: vec![None; steps],
+                left: steps,
+            }),
+            done: Condvar::new(),
+            hurry: AtomicUsize::new(usize::MAX),
+        }
+    }
+
+    fn judged() -> Judged {
+        let step = Step::default();
+        let side = Side {
+            step: &step,
+            after: None,
+            at_point: None,
+        };
+        let result = judge(side, side, None, &Ignore::default(), SLOWER_FACTOR);
+        Judged {
+            result,
+            notes: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_hurried_row_is_judged_next_then_the_rest_in_order() {
+        let shared = shared(4);
+        let mut cursor = 0;
+        assert_eq!(shared.next(&mut cursor), Some(0));
+        shared.put(0, judged());
+        shared.hurry.store(2, Ordering::Relaxed);
+        assert_eq!(shared.next(&mut cursor), Some(2));
+        shared.put(2, judged());
+        // A hurried row already judged, or past the end, changes nothing.
+        shared.hurry.store(2, Ordering::Relaxed);
+        assert_eq!(shared.next(&mut cursor), Some(1));
+        shared.put(1, judged());
+        shared.hurry.store(9, Ordering::Relaxed);
+        assert_eq!(shared.next(&mut cursor), Some(3));
+        shared.put(3, judged());
+        assert_eq!(shared.next(&mut cursor), None);
+        assert_eq!(shared.lock().left, 0);
+    }
+}

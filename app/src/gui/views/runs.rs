@@ -179,7 +179,8 @@ fn facts_ui(ui: &mut egui::Ui, row: Row<'_>, judged: Option<&Judged>) {
                 ui.label(tokens.map_or_else(|| "-".to_owned(), |t| t.to_string()));
             }
             ui.end_row();
-            if let Some(at) = judged.and_then(|j| j.result.at_point.as_ref()) {
+            let at = judged.and_then(|j| j.result.at_point.as_ref());
+            if let Some(at) = at.filter(|at| at.then.is_some() || at.now.is_some()) {
                 ui.label(format!("at ({}, {})", at.point[0], at.point[1]));
                 for met in [&at.then, &at.now] {
                     ui.label(met.as_deref().unwrap_or("nothing"));
