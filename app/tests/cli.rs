@@ -615,3 +615,24 @@ fn serve_says_how_it_syncs_in_the_recording_and_wants_a_folder_for_it() {
     let header = std::fs::read_to_string(run.join("session.jsonl")).expect("a recording");
     assert!(header.contains(r#""sync":"none""#), "{header}");
 }
+
+#[test]
+fn open_against_wants_two_recordings_that_are_there() {
+    let demo = tapscope::demo::source_tree_demo();
+    let demo = demo.to_str().expect("a UTF-8 path");
+    let missing = tapscope(&["open", demo, "--against", "no-such-recording"]);
+    assert_eq!(missing.status.code(), Some(2), "{}", stderr(&missing));
+    assert_eq!(
+        stderr(&missing),
+        "tapscope: no-such-recording: no such file or folder\n"
+    );
+    let dump = tapscope(&["open", &sample(), "--against", demo]);
+    assert_eq!(dump.status.code(), Some(2), "{}", stderr(&dump));
+    assert_eq!(
+        stderr(&dump),
+        format!(
+            "tapscope: {}: --against compares two recordings, and this is not one\n",
+            sample()
+        )
+    );
+}

@@ -27,10 +27,15 @@ pub struct Args {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Open the workbench on a recording (its folder or session.jsonl), a dump, a dump with
-    /// its screenshot (same stem, .png), or a folder of dumps.
+    /// its screenshot (same stem, .png), or a folder of dumps. A replayed run opens beside
+    /// the recording it replays.
     Open {
         /// The recording, dump or folder to open.
         path: PathBuf,
+        /// Compare the recording PATH with this one, step by step (default: the one PATH's
+        /// header says it replays, if any).
+        #[arg(long, value_name = "ORIGINAL")]
+        against: Option<PathBuf>,
     },
     /// Prune an accessibility dump into the compact tree an agent reads.
     Prune(prune::PruneArgs),
@@ -77,12 +82,23 @@ impl From<Outcome> for ExitCode {
 /// Runs the parsed command; errors are bad input or usage (exit code 2).
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     match args.command {
-        None => crate::gui::run(crate::gui::default_recording()).map(|()| Outcome::Ok),
-        Some(Command::Open { path }) => {
-            if !path.exists() {
-                anyhow::bail!("{}: no such file or folder", path.display());
+        None => crate::gui::run(crate::gui::default_recording(), None).map(|()| Outcome::Ok),
+        Some(Command::Open { path, against }) => {
+            for path in std::iter::once(&path).chain(&against) {
+                if !path.exists() {
+                    anyhow::bail!("{}: no such file or folder", path.display());
+                }
             }
-            crate::gui::run(Some(path)).map(|()| Outcome::Ok)
+            let not_a_recording = std::iter::once(&path)
+                .chain(&against)
+                .find(|p| !crate::gui::recording::is_recording(p));
+            if let (Some(_), Some(path)) = (&against, not_a_recording) {
+                anyhow::bail!(
+                    "{}: --against compares two recordings, and this is not one",
+                    path.display()
+                );
+            }
+            crate::gui::run(Some(path), against).map(|()| Outcome::Ok)
         }
         Some(Command::Prune(args)) => prune::run(&args),
         Some(Command::Stats(args)) => stats::run(&args),

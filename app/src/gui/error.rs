@@ -1,5 +1,6 @@
-//! What can go wrong in the workbench — opening things, loading a recorded screen, the
-//! live phone — kept typed until a banner or a pane shows it.
+//! What can go wrong in the workbench — opening things, loading a recorded screen, finding
+//! the recording a run replays, the live phone — kept typed until a banner or a pane shows
+//! it.
 
 use std::fmt;
 use std::path::PathBuf;
@@ -77,6 +78,38 @@ pub enum ScreenError {
     Dump(RecordingError),
     #[error(transparent)]
     Parse(OpenError),
+}
+
+/// Why a run opened alone, without the recording it is compared with.
+#[derive(Debug, Error)]
+pub enum CompareError {
+    /// The recording the run's header names (or `--against` names) is not where it looked.
+    #[error(
+        "{run} replays {named}, which is not a recording at {}; the run opens alone",
+        paths(tried)
+    )]
+    NotFound {
+        run: String,
+        named: String,
+        tried: Vec<PathBuf>,
+    },
+    /// The original is there but could not be opened.
+    #[error("{run} opens alone: the recording it replays could not be opened ({source})")]
+    Unreadable {
+        run: String,
+        #[source]
+        source: Box<OpenError>,
+    },
+}
+
+/// `a`, `a or b`, `a, b or c`.
+fn paths(tried: &[PathBuf]) -> String {
+    let shown: Vec<String> = tried.iter().map(|p| p.display().to_string()).collect();
+    match shown.split_last() {
+        None => "no path".to_owned(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
 }
 
 /// What went wrong with the live phone, shown in the live panel.

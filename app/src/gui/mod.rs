@@ -1,6 +1,8 @@
 //! The desktop workbench (eframe/egui): screenshot, raw dump and pruned tree side by side,
-//! for one dump or each step of a recording.
+//! for one dump or each step of a recording, or a run beside the recording it replays.
 
+pub mod compared;
+pub mod comparison;
 pub mod context;
 pub mod document;
 pub mod error;
@@ -37,8 +39,9 @@ impl eframe::App for WorkbenchApp {
     }
 }
 
-/// Opens the workbench window on `path`, or on the sample tapscope ships.
-pub fn run(path: Option<PathBuf>) -> anyhow::Result<()> {
+/// Opens the workbench window on `path` (compared with `against`, when given), or on the
+/// sample tapscope ships.
+pub fn run(path: Option<PathBuf>, against: Option<PathBuf>) -> anyhow::Result<()> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_inner_size([1600.0, 960.0])
@@ -51,7 +54,7 @@ pub fn run(path: Option<PathBuf>) -> anyhow::Result<()> {
         Box::new(move |cc| {
             let mut workbench = Workbench::new();
             match path {
-                Some(path) => workbench.open(path, &cc.egui_ctx),
+                Some(path) => workbench.open_against(path, against, &cc.egui_ctx),
                 None => workbench.add_documents(vec![sample()]),
             }
             Ok(Box::new(WorkbenchApp {

@@ -1,12 +1,13 @@
 //! Opening things in the workbench off the UI thread (poll-promise): a recording as a
-//! recording, or a dump, a dump with its screenshot, a folder of dumps; the open dialogs
-//! and drag and drop.
+//! recording, a run compared with the recording it replays, or a dump, a dump with its
+//! screenshot, a folder of dumps; the open dialogs and drag and drop.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::comparison::{self, Comparison};
 use super::document::{self, Document};
-use super::error::OpenError;
+use super::error::{CompareError, OpenError};
 use super::recording::{self, Recording};
 
 /// What a path opened.
@@ -16,6 +17,10 @@ pub enum Opening {
     Dumps(Vec<Document>, Vec<OpenError>),
     /// A recording, its first screen already loaded into its cache.
     Recording(Arc<Recording>),
+    /// A run and the recording it replays, its verdicts being judged.
+    Comparison(Arc<Comparison>),
+    /// A run whose original could not be opened: the run alone, and why.
+    RunAlone(Arc<Recording>, CompareError),
 }
 
 /// What a path opened, or why nothing did.
@@ -23,16 +28,39 @@ pub type Loaded = Result<Opening, OpenError>;
 
 /// Opens a recording, or a dump, a dump with its screenshot, or a folder of dumps.
 pub fn load(path: &Path) -> Loaded {
+    load_against(path, None)
+}
+
+/// Opens `path` as [`load`] does; a recording is compared with `against`, else with the
+/// recording its header says it replays, when it names one.
+pub fn load_against(path: &Path, against: Option<&Path>) -> Loaded {
     if recording::is_recording(path) {
-        let recording = Recording::read(path, None)?;
-        // The first screen loads here, off the UI thread.
-        if let Some(first) = recording.first_with_screen() {
-            recording.step_screen(first);
-        }
-        return Ok(Opening::Recording(Arc::new(recording)));
+        let run = read(path)?;
+        let original = match comparison::original_path(&run, against) {
+            None => return Ok(Opening::Recording(run)),
+            Some(found) => found.and_then(|original| {
+                read(&original).map_err(|e| CompareError::Unreadable {
+                    run: run.name.clone(),
+                    source: Box::new(e),
+                })
+            }),
+        };
+        return Ok(match original {
+            Ok(original) => Opening::Comparison(Arc::new(Comparison::new(original, run))),
+            Err(why) => Opening::RunAlone(run, why),
+        });
     }
     let (documents, errors) = document::open(path)?;
     Ok(Opening::Dumps(documents, errors))
+}
+
+/// Reads a recording, its first screen loaded here, off the UI thread.
+fn read(path: &Path) -> Result<Arc<Recording>, OpenError> {
+    let recording = Recording::read(path, None)?;
+    if let Some(first) = recording.first_with_screen() {
+        recording.step_screen(first);
+    }
+    Ok(Arc::new(recording))
 }
 
 /// A dump or a recording's log, picked in a dialog.

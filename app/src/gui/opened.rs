@@ -1,8 +1,10 @@
 //! What is open in the workbench: a dump, a recording on one of its steps (with that
-//! step's screen once loaded), or the live phone's latest screen.
+//! step's screen once loaded), a run compared with its original, or the live phone's latest
+//! screen.
 
 use std::sync::Arc;
 
+use super::compared::Compared;
 use super::document::Document;
 use super::recording::{NoScreen, Recording, StepRef, StepScreen};
 
@@ -13,6 +15,8 @@ pub enum Opened {
     Dump(Document),
     /// A recording, on one of its steps.
     Recording(OnStep),
+    /// A run and the recording it replays, on one of their steps.
+    Comparison(Compared),
     /// The live phone's latest screen.
     Live(Document),
 }
@@ -70,6 +74,32 @@ impl OnStep {
         self.screen = Some(self.recording.step_screen(at));
         true
     }
+
+    /// Shows step `at` as [`OnStep::show`] does, and loads its neighbours' screens in the
+    /// background; `false` when the recording has no step `at`.
+    pub(super) fn go_to(&mut self, at: usize) -> bool {
+        if at >= self.recording.steps().len() {
+            return false;
+        }
+        if self.show(at) {
+            self.recording
+                .prefetch(&[at.wrapping_sub(1), at.saturating_add(1)]);
+        }
+        true
+    }
+
+    /// The step's screen, once loaded.
+    pub fn document(&self) -> Option<&Document> {
+        Some(&self.screen.as_ref()?.screen()?.document)
+    }
+
+    /// Why the step on show has no screen, when it has none.
+    pub fn why_no_screen(&self) -> Option<&NoScreen> {
+        match &self.screen {
+            Some(StepScreen::None(why)) => Some(why),
+            _ => None,
+        }
+    }
 }
 
 impl Opened {
@@ -77,18 +107,62 @@ impl Opened {
     pub fn document(&self) -> Option<&Document> {
         match self {
             Self::Dump(document) | Self::Live(document) => Some(document),
-            Self::Recording(on) => Some(&on.screen.as_ref()?.screen()?.document),
+            Self::Recording(on) => on.document(),
+            Self::Comparison(compared) => compared.on_show().document(),
         }
     }
 
     /// Why a recording's step on show has no screen, when it has none.
     pub fn why_no_screen(&self) -> Option<&NoScreen> {
         match self {
-            Self::Recording(OnStep {
-                screen: Some(StepScreen::None(why)),
-                ..
-            }) => Some(why),
-            _ => None,
+            Self::Recording(on) => on.why_no_screen(),
+            Self::Comparison(compared) => compared.on_show().why_no_screen(),
+            Self::Dump(_) | Self::Live(_) => None,
+        }
+    }
+
+    /// Shows step `at` of a recording or a comparison, its neighbours loading in the
+    /// background; `false` when there is no such step.
+    pub(super) fn go_to(&mut self, at: usize) -> bool {
+        match self {
+            Self::Recording(on) => on.go_to(at),
+            Self::Comparison(compared) => compared.go_to(at),
+            Self::Dump(_) | Self::Live(_) => false,
+        }
+    }
+
+    /// Loads the screen of the step on show, when it is not loaded yet.
+    pub(super) fn show_again(&mut self) {
+        match self {
+            Self::Recording(on) => {
+                on.show(on.at);
+            }
+            Self::Comparison(compared) => compared.show_again(),
+            Self::Dump(_) | Self::Live(_) => {}
+        }
+    }
+
+    /// What it holds, by name: each step of a recording or a comparison, else the screen.
+    pub fn entries(&self) -> Vec<(Option<usize>, String)> {
+        let steps = |steps: usize, name: &dyn Fn(usize) -> Option<String>| {
+            (0..steps)
+                .filter_map(|k| Some((Some(k), name(k)?)))
+                .collect()
+        };
+        match self {
+            Self::Recording(on) => {
+                let recording = &on.recording;
+                steps(recording.steps().len(), &|k| {
+                    Some(recording.step(k)?.name())
+                })
+            }
+            Self::Comparison(compared) => {
+                let comparison = &compared.comparison;
+                steps(comparison.rows(), &|k| {
+                    Some(comparison.row(k)?.step()?.name())
+                })
+            }
+            Self::Dump(d) | Self::Live(d) => vec![(None, d.name.clone())],
         }
     }
 }
@@ -97,6 +171,7 @@ impl Opened {
 pub(super) fn step_on_show(opened: &[Opened], current: usize) -> Option<StepRef<'_>> {
     match opened.get(current)? {
         Opened::Recording(on) => on.step(),
+        Opened::Comparison(compared) => compared.on_show().step(),
         Opened::Dump(_) | Opened::Live(_) => None,
     }
 }

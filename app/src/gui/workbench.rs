@@ -1,6 +1,6 @@
-//! The workbench: what is open (dumps, recordings, the live phone's screen), the settings
-//! a person chose, and each frame: first what changed (loading, keys, live news, the screen
-//! on show and its analysis), then the layout of the panes.
+//! The workbench: what is open (dumps, recordings, comparisons, the live phone's screen),
+//! the settings a person chose, and each frame: first what changed (loading, keys, live
+//! news, the screen on show and its analysis), then the layout of the panes.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -8,6 +8,8 @@ use std::sync::Arc;
 use poll_promise::Promise;
 use tapscope_core::tokens::Encoding;
 
+use super::compared::Compared;
+use super::comparison::Comparison;
 use super::context::{Analysis, Settings, ShownId, ViewContext};
 use super::document::Document;
 use super::live::{LiveNews, LiveState, panel};
@@ -15,7 +17,9 @@ use super::open::{self, Loaded, Opening};
 use super::opened::{OnStep, Opened, step_on_show};
 use super::recording::{Recording, StepRef};
 use super::selection::Selection;
-use super::views::{banner, compare, details, pruned, raw, rules, screen, stats, step, timeline};
+use super::views::timeline::{self, Strip};
+use super::views::{banner, compare, details, open_list, pruned, raw, rules, runs, screen};
+use super::views::{stats, step};
 
 /// The whole workbench; [`Workbench::ui`] draws it into any `Ui` (the window, or a test).
 pub struct Workbench {
@@ -70,9 +74,17 @@ fn timeline_step<'a>(
                 let recording = &on.recording;
                 recording.step(recording.steps().len().checked_sub(1)?)
             }
-            Opened::Dump(_) | Opened::Live(_) => None,
+            Opened::Dump(_) | Opened::Live(_) | Opened::Comparison(_) => None,
         }
     })
+}
+
+/// What the timeline draws: a comparison's rows, or the steps around [`timeline_step`].
+fn strip<'a>(opened: &'a [Opened], current: usize, live: &LiveState) -> Option<Strip<'a>> {
+    match opened.get(current) {
+        Some(Opened::Comparison(compared)) => compared.row().map(Strip::Rows),
+        _ => timeline_step(opened, current, live).map(Strip::Steps),
+    }
 }
 
 impl Workbench {
@@ -119,6 +131,19 @@ impl Workbench {
         self.on_new_item();
     }
 
+    /// Opens a run beside its original, on the run's first step with a screen, the two
+    /// compared in the central area.
+    pub fn add_comparison(&mut self, comparison: Arc<Comparison>) {
+        self.banner.warn_all(&comparison.original.warnings);
+        self.banner.warn_all(&comparison.run.warnings);
+        let first = comparison.run.first_with_screen().unwrap_or(0);
+        self.current = self.opened.len();
+        self.opened
+            .push(Opened::Comparison(Compared::new(comparison, first)));
+        self.settings.compare = true;
+        self.on_new_item();
+    }
+
     fn on_new_item(&mut self) {
         self.selection = Selection::default();
         self.raw.clear_search();
@@ -130,10 +155,11 @@ impl Workbench {
         self.opened.get(self.current)?.document()
     }
 
-    /// The recording on show, when one is.
+    /// The recording on show (of a comparison, the run), when one is.
     pub fn recording(&self) -> Option<&Recording> {
         match self.opened.get(self.current)? {
             Opened::Recording(on) => Some(&on.recording),
+            Opened::Comparison(compared) => Some(&compared.comparison.run),
             Opened::Dump(_) | Opened::Live(_) => None,
         }
     }
@@ -168,25 +194,21 @@ impl Workbench {
         }
     }
 
-    /// Shows the step at `index` (0-based) of the timeline's recording.
+    /// Shows the step at `index` (0-based) of the timeline's recording or comparison.
     pub fn go_to_step(&mut self, index: usize) {
         let target = match self.opened.get(self.current) {
-            Some(Opened::Recording(_)) => Some(self.current),
+            Some(Opened::Recording(_) | Opened::Comparison(_)) => Some(self.current),
             _ => self
                 .live
                 .steps_at()
                 .filter(|_| self.live.screen_at() == Some(self.current)),
         };
-        let Some(Opened::Recording(on)) = target.and_then(|t| self.opened.get_mut(t)) else {
-            return;
-        };
-        if index >= on.recording.steps().len() {
-            return;
-        }
         // Its screen loads now, so the rest of this frame draws it whole.
-        if on.show(index) {
-            on.recording
-                .prefetch(&[index.wrapping_sub(1), index.saturating_add(1)]);
+        let shown = target
+            .and_then(|t| self.opened.get_mut(t))
+            .map(|o| o.go_to(index));
+        if shown != Some(true) {
+            return;
         }
         self.current = target.unwrap_or(self.current);
         self.selection = Selection::default();
@@ -226,12 +248,18 @@ impl Workbench {
     // ---- opening ----
 
     /// Starts loading `path` on a background thread; the UI keeps running meanwhile.
-    /// A recording (a folder with `session.jsonl`, or the file) opens as a recording.
+    /// A recording (a folder with `session.jsonl`, or the file) opens as a recording, or
+    /// beside the recording it replays when its header names one.
     pub fn open(&mut self, path: PathBuf, ctx: &egui::Context) {
+        self.open_against(path, None, ctx);
+    }
+
+    /// Opens `path` as [`Workbench::open`] does, a recording compared with `against`.
+    pub fn open_against(&mut self, path: PathBuf, against: Option<PathBuf>, ctx: &egui::Context) {
         let ctx = ctx.clone();
         let name = path.display().to_string();
         let promise = Promise::spawn_thread("open dump", move || {
-            let loaded = open::load(&path);
+            let loaded = open::load_against(&path, against.as_deref());
             ctx.request_repaint();
             loaded
         });
@@ -269,6 +297,11 @@ impl Workbench {
                 self.add_documents(documents);
             }
             Ok(Opening::Recording(recording)) => self.add_recording(recording),
+            Ok(Opening::Comparison(comparison)) => self.add_comparison(comparison),
+            Ok(Opening::RunAlone(run, why)) => {
+                self.banner.error(why.to_string());
+                self.add_recording(run);
+            }
             Err(error) => self.banner.error(error.to_string()),
         }
     }
@@ -378,16 +411,16 @@ impl Workbench {
         self.handle_keys(ui);
         // Live news can replace the screen on show: it loads in this same frame.
         self.live_frame();
-        if let Some(Opened::Recording(on)) = self.opened.get_mut(self.current) {
-            on.show(on.at);
+        if let Some(item) = self.opened.get_mut(self.current) {
+            item.show_again();
         }
         self.refresh_analysis();
         self.selection.new_frame();
     }
 
     fn handle_keys(&mut self, ui: &egui::Ui) {
-        let info = timeline_step(&self.opened, self.current, &self.live);
-        if let Some(index) = info.and_then(|i| timeline::timeline_keys(ui, i, &self.timeline)) {
+        let on = strip(&self.opened, self.current, &self.live);
+        if let Some(index) = on.and_then(|s| timeline::timeline_keys(ui, s, &self.timeline)) {
             self.go_to_step(index);
         }
         let typing = ui.ctx().egui_wants_keyboard_input();
@@ -469,7 +502,7 @@ impl Workbench {
             settings,
             banner,
             step_panel,
-            timeline: strip,
+            timeline,
             live,
             ..
         } = self;
@@ -496,11 +529,10 @@ impl Workbench {
                 .show(ui, |ui| step::step_ui(ui, info, step_panel))
                 .inner
         });
-        let on_timeline = on_step.or_else(|| timeline_step(opened, *current, live));
-        let scrub = on_timeline.and_then(|info| {
+        let scrub = strip(opened, *current, live).and_then(|on| {
             egui::Panel::bottom("timeline")
                 .show(ui, |ui| {
-                    timeline::timeline_ui(ui, info, strip, &mut settings.compare)
+                    timeline::timeline_ui(ui, on, timeline, &mut settings.compare)
                 })
                 .inner
         });
@@ -524,13 +556,18 @@ impl Workbench {
             ..
         } = self;
         let on_step = step_on_show(opened, *current);
-        if settings.compare
-            && let Some(info) = on_step
-        {
-            egui::CentralPanel::default().show(ui, |ui| compare::compare_ui(ui, info));
-            return;
-        }
         let item = opened.get(*current);
+        if settings.compare {
+            let central = egui::CentralPanel::default();
+            if let Some(Opened::Comparison(compared)) = item {
+                central.show(ui, |ui| compared.row().map(|row| runs::runs_ui(ui, row)));
+                return;
+            }
+            if let Some(info) = on_step {
+                central.show(ui, |ui| compare::compare_ui(ui, info));
+                return;
+            }
+        }
         let (Some(document), Some(analysis)) = (item.and_then(Opened::document), analysis.as_ref())
         else {
             egui::CentralPanel::default().show(ui, |ui| empty_ui(ui, item, loading.as_ref()));
@@ -583,7 +620,15 @@ impl Workbench {
             {
                 self.open_folder_dialog(ui.ctx());
             }
-            self.document_list_ui(ui);
+            let on_show = (self.current, self.step().map(|s| s.index));
+            if let Some((item, step)) = open_list::open_list_ui(ui, &self.opened, on_show) {
+                self.current = item;
+                self.selection = Selection::default();
+                self.screen.reset_view();
+                if let Some(step) = step {
+                    self.go_to_step(step);
+                }
+            }
             ui.separator();
             ui.label("Tokens:");
             for encoding in Encoding::ALL {
@@ -597,51 +642,6 @@ impl Workbench {
                 ui.spinner();
             }
         });
-    }
-}
-
-impl Workbench {
-    /// Everything open in one list, a recording by its steps; picking one shows it.
-    fn document_list_ui(&mut self, ui: &mut egui::Ui) {
-        let entries: Vec<(usize, Option<usize>, String)> = self
-            .opened
-            .iter()
-            .enumerate()
-            .flat_map(|(k, item)| -> Vec<(usize, Option<usize>, String)> {
-                match item {
-                    Opened::Recording(on) => (0..on.recording.steps().len())
-                        .filter_map(|s| Some((k, Some(s), on.recording.step(s)?.name())))
-                        .collect(),
-                    Opened::Dump(d) | Opened::Live(d) => vec![(k, None, d.name.clone())],
-                }
-            })
-            .collect();
-        if entries.len() < 2 {
-            return;
-        }
-        let on_show = (self.current, self.step().map(|s| s.index));
-        let mut picked = entries
-            .iter()
-            .position(|(k, s, _)| (*k, *s) == on_show)
-            .unwrap_or(0);
-        let before = picked;
-        egui::ComboBox::from_label("document")
-            .selected_text(entries[picked].2.as_str())
-            .show_ui(ui, |ui| {
-                for (k, (_, _, name)) in entries.iter().enumerate() {
-                    ui.selectable_value(&mut picked, k, name.as_str());
-                }
-            });
-        if picked == before {
-            return;
-        }
-        let (item, step, _) = entries[picked];
-        self.current = item;
-        self.selection = Selection::default();
-        self.screen.reset_view();
-        if let Some(step) = step {
-            self.go_to_step(step);
-        }
     }
 }
 

@@ -66,10 +66,11 @@ pub fn compare_ui(ui: &mut egui::Ui, info: StepRef<'_>) {
     });
 }
 
-type Loaded<'a> = (&'a ScreenRef, LoadedScreen);
+/// A recorded screen, and the screen loaded (or why it could not be).
+pub type Loaded<'a> = (&'a ScreenRef, LoadedScreen);
 
-/// One screen with `marks` and the gesture drawn over it.
-fn screen_ui(
+/// One screen with `marks` and the gesture drawn over it, named `screen {side}`.
+pub fn screen_ui(
     ui: &mut egui::Ui,
     side: &str,
     step: &Step,
@@ -133,7 +134,7 @@ fn text_ui(
 ) {
     ui.strong("What changed in the tree");
     match diff {
-        Some(diff) => diff_ui(ui, diff),
+        Some(diff) => diff_ui(ui, diff, "the tree is the same before and after"),
         None => {
             ui.weak("nothing to compare: the step lacks a screen before or after");
         }
@@ -198,8 +199,8 @@ fn acted_on_ui(ui: &mut egui::Ui, step: &Step, screen: &Screen) {
     }
 }
 
-/// Appeared, disappeared and changed nodes, one per line.
-fn diff_ui(ui: &mut egui::Ui, diff: &TreeDiff) {
+/// Appeared, disappeared and changed nodes, one per line; `same` when there are none.
+pub fn diff_ui(ui: &mut egui::Ui, diff: &TreeDiff, same: &str) {
     ui.label(format!(
         "{} appeared · {} disappeared · {} changed · {} unchanged",
         diff.appeared.len(),
@@ -208,7 +209,7 @@ fn diff_ui(ui: &mut egui::Ui, diff: &TreeDiff) {
         diff.unchanged
     ));
     if diff.is_empty() {
-        ui.weak("the tree is the same before and after");
+        ui.weak(same);
     }
     let list = |ui: &mut egui::Ui, sign: &str, nodes: &[DiffNode], color: Color32| {
         for node in nodes {

@@ -4,11 +4,14 @@ pub mod banner;
 pub mod compare;
 pub mod details;
 pub mod forensics;
+pub mod open_list;
 pub mod picture;
 pub mod pruned;
 pub mod raw;
 pub mod rules;
+pub mod runs;
 pub mod screen;
+pub mod settle;
 pub mod stats;
 pub mod step;
 pub mod timeline;
@@ -24,6 +27,12 @@ pub mod colors {
     pub const REMOVED: Color32 = Color32::from_rgb(235, 90, 90);
     /// A refusal, a stale handle, a screen that did not settle.
     pub const AMBER: Color32 = Color32::from_rgb(240, 185, 40);
+}
+
+/// `text` as the bundled proportional font prints it: its arrows (what changed, `a → b`)
+/// as `->`.
+pub fn printable(text: &str) -> String {
+    text.replace('→', "->")
 }
 
 /// Rows of monospace lines in a scroll area that lays out only the visible ones, and

@@ -1,0 +1,241 @@
+//! One step as the timeline draws it: the outcome's colour, number and tool, tokens, a
+//! stale corner, a person's left edge and the settle bar; its accessible name and hover
+//! text. A recording's strip is a row of these; a comparison's, two.
+
+use egui::{Color32, FontId, Rect, Stroke, StrokeKind, Vec2, pos2, vec2};
+use tapscope_core::recording::{Actor, Step, StepOutcome};
+use tapscope_core::stability::SettleReport;
+
+use super::super::colors;
+use super::super::settle::{UNSETTLED, paint_settle, settle_of};
+use super::super::step::{is_stale, outcome_color, outcome_word};
+use super::strip::Columns;
+
+pub(super) const CELL: Vec2 = vec2(78.0, 54.0);
+/// A step a person took in live mode, not an agent.
+pub(super) const PERSON: Color32 = Color32::from_rgb(230, 120, 200);
+
+/// One step as the timeline draws it.
+pub(super) struct Cell<'a> {
+    pub step: &'a Step,
+}
+
+impl Cell<'_> {
+    fn settle(&self) -> Option<SettleReport> {
+        settle_of(self.step)
+    }
+
+    fn stale(&self) -> bool {
+        is_stale(self.step)
+    }
+
+    /// Read off the JSON directly: the strip asks this of every step each frame.
+    fn unsettled(&self) -> bool {
+        let settle = self.step.settle.as_ref();
+        settle
+            .and_then(|s| s.get("settled"))
+            .and_then(serde_json::Value::as_bool)
+            == Some(false)
+    }
+
+    pub fn problem(&self) -> bool {
+        self.step.outcome != StepOutcome::Ok || self.stale() || self.unsettled()
+    }
+
+    /// Error and refusal colours first, then not settled, then ok.
+    fn color(&self) -> Color32 {
+        match self.step.outcome {
+            StepOutcome::Ok if self.unsettled() => UNSETTLED,
+            outcome => outcome_color(outcome),
+        }
+    }
+
+    /// What the step was and how it went: `tap, refused, stale`.
+    pub fn what(&self) -> String {
+        let outcome = outcome_word(self.step.outcome);
+        let mut name = format!("{}, {outcome}", self.step.tool);
+        if self.stale() {
+            name.push_str(", stale");
+        }
+        if self.unsettled() {
+            name.push_str(", not settled");
+        }
+        if self.step.actor == Actor::Person {
+            name.push_str(", by the person");
+        }
+        name
+    }
+
+    /// The accessible name, unique per step: `timeline step 13: tap, refused, stale`.
+    fn name(&self) -> String {
+        format!("timeline step {}: {}", self.step.step, self.what())
+    }
+
+    fn tokens(&self) -> Option<u32> {
+        Some(self.step.after.as_ref()?.pruned_tokens)
+    }
+
+    /// The step, its settle timing and its tokens, a line each.
+    pub fn hover_text(&self) -> String {
+        let mut lines = vec![format!("step {}: {}", self.step.step, self.what())];
+        if let Some(s) = self.settle() {
+            let ms = |d: Option<std::time::Duration>| {
+                d.map_or_else(|| "none".to_owned(), |d| format!("{} ms", d.as_millis()))
+            };
+            lines.push(format!(
+                "settle: {} total · floor {} · last change {} · idle {}",
+                ms(Some(s.total)),
+                ms(Some(s.floor)),
+                ms(s.last_change),
+                ms(s.idle)
+            ));
+        }
+        if let Some(tokens) = self.tokens() {
+            lines.push(format!("{tokens} tokens in the pruned screen after"));
+        }
+        lines.join("\n")
+    }
+
+    /// Fill and border of the outcome's colour, number and tool, tokens, stale marker, bar.
+    pub fn paint(&self, ui: &egui::Ui, rect: Rect, current: bool) {
+        let painter = ui.painter().with_clip_rect(rect.intersect(ui.clip_rect()));
+        let visuals = ui.visuals();
+        let color = self.color();
+        painter.rect_filled(rect, 3.0, color.gamma_multiply(0.22));
+        let border = if current {
+            Stroke::new(2.5, visuals.strong_text_color())
+        } else {
+            Stroke::new(1.0, color)
+        };
+        painter.rect_stroke(rect, 3.0, border, StrokeKind::Inside);
+        let text = format!("{} {}", self.step.step, short_tool(&self.step.tool));
+        let font = FontId::proportional(11.0);
+        painter.text(
+            rect.min + vec2(4.0, 3.0),
+            egui::Align2::LEFT_TOP,
+            text,
+            font,
+            visuals.strong_text_color(),
+        );
+        let tokens = self
+            .tokens()
+            .map_or_else(|| "-".to_owned(), |t| format!("{t} tok"));
+        painter.text(
+            rect.min + vec2(4.0, 18.0),
+            egui::Align2::LEFT_TOP,
+            tokens,
+            FontId::proportional(10.0),
+            visuals.weak_text_color(),
+        );
+        if self.step.actor == Actor::Person {
+            let edge = Rect::from_min_size(rect.min, vec2(4.0, rect.height()));
+            painter.rect_filled(edge, 2.0, PERSON);
+        }
+        if self.stale() {
+            let corner = rect.right_top() + vec2(-3.0, 3.0);
+            let triangle = vec![corner, corner + vec2(-12.0, 0.0), corner + vec2(0.0, 12.0)];
+            painter.add(egui::Shape::convex_polygon(
+                triangle,
+                colors::AMBER,
+                Stroke::NONE,
+            ));
+        }
+        if let Some(settle) = self.settle() {
+            let bar = Rect::from_min_max(
+                pos2(rect.left() + 4.0, rect.bottom() - 12.0),
+                pos2(rect.right() - 6.0, rect.bottom() - 6.0),
+            );
+            paint_settle(&painter, bar, &settle, visuals.weak_text_color());
+        }
+    }
+}
+
+/// A recording's steps, one cell a column.
+pub(super) struct Steps<'a> {
+    pub steps: &'a [Step],
+}
+
+impl Columns for Steps<'_> {
+    fn height(&self) -> f32 {
+        CELL.y
+    }
+
+    fn name(&self, k: usize) -> String {
+        Cell {
+            step: &self.steps[k],
+        }
+        .name()
+    }
+
+    fn paint(&self, ui: &egui::Ui, rect: Rect, k: usize, current: bool) {
+        Cell {
+            step: &self.steps[k],
+        }
+        .paint(ui, rect, current);
+    }
+
+    fn hover(&self, k: usize) -> String {
+        Cell {
+            step: &self.steps[k],
+        }
+        .hover_text()
+    }
+}
+
+/// A tool's name short enough for a cell.
+fn short_tool(tool: &str) -> &str {
+    match tool {
+        "screen_operation_accessibility" => "observe",
+        "screen_operation_shell" => "shell",
+        "load_skill" => "skill",
+        "list_packages" => "packages",
+        "launch_app" => "launch",
+        "input_text" => "type",
+        "press_key" => "key",
+        "long_press" => "hold",
+        other => other.strip_prefix("screen_operation_").unwrap_or(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(json: &str) -> Step {
+        serde_json::from_str(json).expect("a step")
+    }
+
+    const SETTLED: &str = r#"{"step":1,"at_ms":0,"duration_ms":900,"actor":"agent","tool":"tap","arguments":{},"outcome":"ok","message":"","settle":{"floor_ms":200,"idle_ms":300,"last_change_ms":600,"polls":9,"settled":true,"total_ms":900}}"#;
+
+    #[test]
+    fn a_screen_that_never_settled_is_a_purple_problem() {
+        let settled = step(SETTLED);
+        let unsettled = step(&SETTLED.replace(r#""settled":true"#, r#""settled":false"#));
+        let ok = Cell { step: &settled };
+        let not = Cell { step: &unsettled };
+        assert!(!ok.problem() && ok.color() == colors::ADDED);
+        assert!(not.problem() && not.color() == UNSETTLED);
+        assert_eq!(not.name(), "timeline step 1: tap, ok, not settled");
+        let report = ok.settle().expect("parsed");
+        assert_eq!(report.total.as_millis(), 900);
+    }
+
+    #[test]
+    fn a_stale_step_is_marked_and_counts_as_a_problem() {
+        let json = SETTLED.replace(
+            r#""outcome""#,
+            r#""version_used":"aaaaaaaaaaaa","version_before":"bbbbbbbbbbbb","outcome""#,
+        );
+        let stale = step(&json);
+        let cell = Cell { step: &stale };
+        assert!(cell.stale() && cell.problem());
+        assert!(cell.name().ends_with(", stale"));
+    }
+
+    #[test]
+    fn tool_names_fit_a_cell() {
+        assert_eq!(short_tool("screen_operation_accessibility"), "observe");
+        assert_eq!(short_tool("screen_operation_zoom"), "zoom");
+        assert_eq!(short_tool("swipe"), "swipe");
+    }
+}
