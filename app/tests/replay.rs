@@ -80,6 +80,9 @@ fn the_demo_replays_the_same_on_the_sim_with_junit_and_a_recording_naming_it() {
     assert_eq!(replayed.steps.len(), 25);
     let named = replayed.header.replay_of.unwrap();
     assert!(named.ends_with("recordings/demo"), "{named}");
+    let report = tapscope_core::replay::Report::read(&run).unwrap().unwrap();
+    assert_eq!(report.steps.len(), 25);
+    assert!(report.passed(true));
 }
 
 #[test]

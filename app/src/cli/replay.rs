@@ -26,7 +26,8 @@ pub struct ReplayArgs {
     recordings: Vec<PathBuf>,
     #[command(flatten)]
     device: DeviceArgs,
-    /// Record each replay: into DIR for one recording, into DIR/NAME for several.
+    /// Record each replay, with its report (replay.json): into DIR for one recording, into
+    /// DIR/NAME for several.
     #[arg(long, value_name = "DIR")]
     record: Option<PathBuf>,
     /// Write JUnit XML here: a test case per step, the divergence as its failure.
@@ -133,6 +134,11 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<Outcome> {
             device: args.device.device.to_string(),
             options: &options,
         })??;
+        if let Kept::Asked(dir) = &kept {
+            report.write(dir).with_context(|| {
+                format!("could not write the replay's report into {}", dir.display())
+            })?;
+        }
         if args.update {
             updated.push(update(path, &report, kept)?);
         }

@@ -14,13 +14,18 @@ mod judge;
 mod junit;
 mod verdict;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use find::{Found, Screen, comparable, find_again, with_handle};
 pub use ignore::{BadPattern, DEFAULT_PATTERNS, Ignore};
 pub use judge::{Side, at_point, judge, recorded_screen, screen_of, settle_ms};
 pub use junit::junit;
 pub use verdict::{Changes, Divergence, Verdict, compare, outcome_name, screen_changes};
+
+/// The file in a replay's recording that holds the replay's [`Report`]: the verdicts,
+/// including those of steps that diverged before a call was made (so the recording has no
+/// step for them).
+pub const REPORT_FILE: &str = "replay.json";
 
 /// A step settles "much slower" when it takes this many times as long as it did, and at
 /// least [`SLOWER_BY_MS`] more.
@@ -29,14 +34,14 @@ pub const SLOWER_FACTOR: f64 = 2.0;
 pub const SLOWER_BY_MS: u64 = 100;
 
 /// A value when recorded and today.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ThenNow<T> {
     pub then: Option<T>,
     pub now: Option<T>,
 }
 
 /// A pixel action's display point, and what it meets on the screen then and now.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AtPoint {
     pub point: [i32; 2],
     pub then: Option<String>,
@@ -44,7 +49,7 @@ pub struct AtPoint {
 }
 
 /// One recorded step, replayed.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StepResult {
     /// The recorded step's number.
     pub step: u64,
@@ -147,7 +152,7 @@ fn cut(text: &str, chars: usize) -> String {
 }
 
 /// One recording replayed.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     /// The recording replayed, as named.
     pub recording: String,
@@ -160,11 +165,12 @@ pub struct Report {
     /// What could not be compared, and recorded lines that could not be read.
     pub notes: Vec<String>,
     /// The factor a settle must exceed to be flagged as much slower.
+    #[serde(default)]
     pub slower_factor: f64,
 }
 
 /// Counts over a report's steps.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Totals {
     pub same: usize,
     pub changed: usize,
@@ -177,7 +183,38 @@ pub struct Totals {
     pub pruned_tokens: ThenNow<u64>,
 }
 
+/// A replay's report could not be read back.
+#[derive(Debug, thiserror::Error)]
+#[error("{path}: {reason}; replay the recording again with --record to write it anew")]
+pub struct BadReport {
+    pub path: std::path::PathBuf,
+    pub reason: String,
+}
+
 impl Report {
+    /// The report a replay left in its recording `dir`, if it left one.
+    pub fn read(dir: &std::path::Path) -> Result<Option<Report>, BadReport> {
+        let path = dir.join(REPORT_FILE);
+        let bad = |reason: String| BadReport {
+            path: path.clone(),
+            reason,
+        };
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(bad(e.to_string())),
+        };
+        serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|e| bad(format!("not a replay report ({e})")))
+    }
+
+    /// Writes the report into the replay's recording `dir`.
+    pub fn write(&self, dir: &std::path::Path) -> std::io::Result<()> {
+        let json = serde_json::to_vec_pretty(self).map_err(std::io::Error::other)?;
+        std::fs::write(dir.join(REPORT_FILE), json)
+    }
+
     /// The first step that diverged.
     pub fn divergence(&self) -> Option<&StepResult> {
         self.steps
@@ -275,5 +312,86 @@ impl Report {
             pair(t.settle_ms, " ms"),
             pair(t.pruned_tokens, "")
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::recording::StepOutcome;
+
+    fn step(n: u64, verdict: Verdict) -> StepResult {
+        StepResult {
+            step: n,
+            tool: "tap".into(),
+            target: Some("\"Send\"".into()),
+            verdict,
+            retries: 1,
+            flaky: n == 1,
+            settle_ms: ThenNow {
+                then: Some(300),
+                now: Some(900),
+            },
+            pruned_tokens: ThenNow {
+                then: Some(40),
+                now: None,
+            },
+            slower: true,
+            at_point: Some(AtPoint {
+                point: [1, 2],
+                then: Some("\"a\"".into()),
+                now: None,
+            }),
+        }
+    }
+
+    #[test]
+    fn a_report_is_written_and_read_back_whole() {
+        let changes = Changes {
+            appeared: vec!["\"New\"".into()],
+            disappeared: vec![],
+            changed: vec!["\"Send\" → \"Send now\" (text)".into()],
+            app: Some("a → b".into()),
+        };
+        let report = Report {
+            recording: "recordings/demo".into(),
+            device: "sim-next".into(),
+            steps: vec![
+                step(1, Verdict::Same),
+                step(2, Verdict::Changed(changes)),
+                step(
+                    3,
+                    Verdict::Diverged(Divergence::Outcome {
+                        then: StepOutcome::Ok,
+                        now: StepOutcome::Refused,
+                        said: "no".into(),
+                    }),
+                ),
+                step(
+                    4,
+                    Verdict::Diverged(Divergence::TargetGone {
+                        meant: "\"Send\"".into(),
+                    }),
+                ),
+            ],
+            not_run: 7,
+            notes: vec!["a note".into()],
+            slower_factor: 2.0,
+        };
+        let dir = tempfile::tempdir().unwrap();
+        report.write(dir.path()).unwrap();
+        assert_eq!(Report::read(dir.path()).unwrap(), Some(report));
+    }
+
+    #[test]
+    fn no_report_is_none_and_a_damaged_one_says_what_to_do() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(Report::read(dir.path()).unwrap(), None);
+        std::fs::write(dir.path().join(REPORT_FILE), "{ nope").unwrap();
+        let said = Report::read(dir.path()).unwrap_err().to_string();
+        assert!(
+            said.contains("not a replay report") && said.contains("--record"),
+            "{said}"
+        );
     }
 }

@@ -2,7 +2,7 @@
 //! appeared, disappeared, moved, changed text or state), or diverged (the outcome differs,
 //! or the step could not be replayed), with a sentence a person reads.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::inspect::tree_diff::{TreeDiff, tree_diff};
 use crate::recording::StepOutcome;
@@ -10,7 +10,7 @@ use crate::recording::StepOutcome;
 use super::{Ignore, Screen, comparable};
 
 /// The verdict on one step.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "verdict", rename_all = "lowercase")]
 pub enum Verdict {
     /// The same outcome, and the screen after it reads the same (volatile text ignored).
@@ -32,7 +32,7 @@ impl Verdict {
 }
 
 /// What differs between the recorded screen after a step and today's.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Changes {
     pub appeared: Vec<String>,
     pub disappeared: Vec<String>,
@@ -95,7 +95,7 @@ fn listed(names: &[String]) -> String {
 }
 
 /// Why a step diverged.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "divergence", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Divergence {

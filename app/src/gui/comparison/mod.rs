@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use tapscope_core::inspect::tree_diff::{TreeDiff, tree_diff};
-use tapscope_core::replay::{self, Ignore, StepResult, Verdict};
+use tapscope_core::replay::{self, Ignore, Report, StepResult, Verdict};
 
 use self::judging::Judging;
 pub use self::locate::original_path;
@@ -23,6 +23,11 @@ pub struct Comparison {
     pub original: Arc<Recording>,
     pub run: Arc<Recording>,
     judging: Judging,
+    /// The verdicts of steps the replay judged without making a call (it diverged before
+    /// one), from the report it left in the run; by row.
+    uncalled: HashMap<usize, Arc<Judged>>,
+    /// The run's report could not be read (said once, in the summary).
+    pub report_problem: Option<String>,
     /// Each shown row's screens after compared, by row.
     diffs: Mutex<HashMap<usize, Arc<TreeDiff>>>,
 }
@@ -117,13 +122,33 @@ impl<'a> Row<'a> {
 
 impl Comparison {
     /// `run` compared with `original`, its verdicts worked out from now on in the
-    /// background.
+    /// background. The report the replay left in the run, when it left one, gives the
+    /// verdicts of the steps it judged without a call.
     pub fn new(original: Arc<Recording>, run: Arc<Recording>) -> Self {
         let judging = Judging::start(&original.recording, &run.recording);
+        let (report, report_problem) = match Report::read(&run.recording.dir) {
+            Ok(report) => (report, None),
+            Err(problem) => (None, Some(problem.to_string())),
+        };
+        let made = run.steps().len();
+        let uncalled = report
+            .into_iter()
+            .flat_map(|report| report.steps)
+            .filter_map(|result| {
+                let row = usize::try_from(result.step).ok()?.checked_sub(1)?;
+                let judged = Judged {
+                    result,
+                    notes: Vec::new(),
+                };
+                (row >= made).then(|| (row, Arc::new(judged)))
+            })
+            .collect();
         Self {
             original,
             run,
             judging,
+            uncalled,
+            report_problem,
             diffs: Mutex::default(),
         }
     }
@@ -150,7 +175,12 @@ impl Comparison {
                 .judging
                 .get(index)
                 .map_or(Judgement::Pending, Judgement::Judged),
-            (true, false) => Judgement::NotRun,
+            (true, false) => self
+                .uncalled
+                .get(&index)
+                .map_or(Judgement::NotRun, |judged| {
+                    Judgement::Judged(Arc::clone(judged))
+                }),
             (false, _) => Judgement::NotInOriginal,
         }
     }
@@ -265,6 +295,40 @@ mod tests {
         assert_eq!(comparison.first_divergence(), Some(2));
         assert!(comparison.row(2).expect("row 3").is_first_divergence());
         assert_eq!(comparison.differing(), [1, 2, 3]);
+    }
+
+    #[test]
+    fn a_step_the_replay_judged_without_a_call_reads_its_report() {
+        let fixture = Fixture::new();
+        let original = fixture.write("original", None, &[Made::Ok("a"), Made::Ok("b")]);
+        let run_dir = fixture.path("run");
+        let mut report = Report {
+            recording: "original".into(),
+            device: "sim".into(),
+            ..Report::default()
+        };
+        report.steps.push(StepResult {
+            step: 2,
+            tool: "tap".into(),
+            target: Some("\"Button b\"".into()),
+            verdict: Verdict::Diverged(Divergence::TargetGone {
+                meant: "\"Button b\"".into(),
+            }),
+            retries: 1,
+            flaky: false,
+            settle_ms: replay::ThenNow::default(),
+            pruned_tokens: replay::ThenNow::default(),
+            slower: false,
+            at_point: None,
+        });
+        let run = fixture.write("run", Some("original"), &[Made::Ok("a")]);
+        report.write(&run_dir).expect("the report is written");
+        let comparison = Comparison::new(original, run);
+        comparison.wait();
+        let words: Vec<&str> = (0..2).map(|k| comparison.judgement(k).word()).collect();
+        assert_eq!(words, ["same", "diverged"]);
+        assert_eq!(comparison.first_divergence(), Some(1));
+        assert_eq!(comparison.report_problem, None);
     }
 
     #[test]

@@ -91,8 +91,12 @@ fn summary(comparison: &Comparison) -> String {
     ];
     counts.sort_by_key(|(w, _)| order.iter().position(|o| o == w));
     let counts: Vec<String> = counts.iter().map(|(w, n)| format!("{n} {w}")).collect();
+    let problem = comparison
+        .report_problem
+        .as_ref()
+        .map_or_else(String::new, |p| format!(" ({p})"));
     format!(
-        "{} replays {}: {}",
+        "{} replays {}: {}{problem}",
         comparison.run.name,
         comparison.original.name,
         counts.join(", ")
