@@ -29,6 +29,7 @@ use tapscope_core::device::sim::phone::SimPhone;
 use tapscope_core::recording::{self, Durability};
 use tapscope_core::session::{Session, SessionConfig};
 use tapscope_core::stability::{Clock, VirtualClock};
+use tapscope_tests::tree::handles;
 
 /// How long each configuration runs.
 const RUN: Duration = Duration::from_secs(8);
@@ -310,21 +311,6 @@ async fn timed(
         .push(timer.now() - started);
     tally.calls += 1;
     (result_text(&result), result.is_error == Some(true))
-}
-
-/// Every handle in a tree.
-fn handles(tree: &str) -> Vec<String> {
-    let Some(version) = tree
-        .lines()
-        .find_map(|l| l.strip_prefix("version: \""))
-        .map(|v| v.trim_end_matches('"'))
-    else {
-        return Vec::new();
-    };
-    tree.lines()
-        .filter_map(|l| l.split("i: ").nth(1)?.split_whitespace().next())
-        .map(|i| format!("{version}_{i}"))
-        .collect()
 }
 
 /// Stale refusals whose handle named a screen that read the same as the one on the phone

@@ -15,9 +15,9 @@ use tapscope::mcp::{PhoneServer, result_text};
 use tapscope::replay::{self, Options};
 use tapscope_core::device::sim::Sim;
 use tapscope_core::recording::{self, Durability, Recording};
-use tapscope_core::replay::{Ignore, SLOWER_FACTOR};
 use tapscope_core::session::{Session, SessionConfig};
 use tapscope_core::stability::{Clock, VirtualClock};
+use tapscope_tests::tree::handles;
 
 const STEPS: usize = 1000;
 const SEED: u64 = 1;
@@ -101,35 +101,13 @@ fn record(dir: &Path) {
     });
 }
 
-/// Every handle in a tree's text.
-fn handles(tree: &str) -> Vec<String> {
-    let Some(version) = tree
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("version: \""))
-        .map(|v| v.trim_end_matches('"'))
-    else {
-        return Vec::new();
-    };
-    tree.lines()
-        .filter_map(|l| l.split("i: ").nth(1)?.split_whitespace().next())
-        .map(|i| format!("{version}_{i}"))
-        .collect()
-}
-
 /// The whole session replayed on a fresh sim and judged; prints steps a second once.
 #[divan::bench(sample_count = 5, sample_size = 1)]
 fn replay_1000_steps(bencher: divan::Bencher) {
     let original = session();
     bencher.bench_local(|| {
         let dir = tempfile::tempdir().expect("a folder");
-        let options = Options {
-            ignore: Ignore::default(),
-            retries: 1,
-            slower_factor: SLOWER_FACTOR,
-            record: dir.path().join("run"),
-            durability: Durability::None,
-            name_original: true,
-        };
+        let options = Options::recording_to(dir.path().join("run"));
         let started = std::time::Instant::now();
         let report = replay::replay(
             sim_session(),

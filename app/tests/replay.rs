@@ -308,8 +308,7 @@ fn a_phone_that_goes_away_mid_replay_ends_the_report_there_and_junit_still_says_
     use common::unpluggable::Unpluggable;
     use tapscope::replay::{self, Options};
     use tapscope_core::device::sim::Sim;
-    use tapscope_core::recording::Durability;
-    use tapscope_core::replay::{Divergence, Ignore, SLOWER_FACTOR, Verdict, junit};
+    use tapscope_core::replay::{Divergence, Verdict, junit};
     use tapscope_core::session::{Session, SessionConfig};
     use tapscope_core::stability::VirtualClock;
 
@@ -321,14 +320,7 @@ fn a_phone_that_goes_away_mid_replay_ends_the_report_there_and_junit_still_says_
         sim: Sim::new(clock.clone(), 1),
         plugged: Arc::clone(&plugged),
     };
-    let options = Options {
-        ignore: Ignore::default(),
-        retries: 1,
-        slower_factor: SLOWER_FACTOR,
-        record: dir.path().join("run"),
-        durability: Durability::None,
-        name_original: true,
-    };
+    let options = Options::recording_to(dir.path().join("run"));
     // The cable comes out once step 8 is done.
     let mut pull = |done: usize, _: usize| {
         if done == 8 {

@@ -4,3 +4,4 @@
 pub mod adb;
 pub mod child;
 pub mod dumps;
+pub mod tree;

@@ -9,7 +9,7 @@ use std::str::FromStr;
 
 use anyhow::{Context, bail};
 use clap::Args;
-use tapscope_core::recording::{self, Durability, Recording};
+use tapscope_core::recording::{self, Recording};
 use tapscope_core::replay::{Ignore, Report, SLOWER_FACTOR, Totals, junit};
 use tapscope_core::session::Session;
 
@@ -124,9 +124,8 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<Outcome> {
             ignore: ignore.clone(),
             retries: args.retries,
             slower_factor: args.slower,
-            record: kept.path().to_path_buf(),
-            durability: Durability::None,
             name_original: !args.update,
+            ..Options::recording_to(kept.path().to_path_buf())
         };
         let report = args.device.open_replayable(Replay {
             original,

@@ -13,7 +13,7 @@ mod run;
 use std::path::PathBuf;
 
 use tapscope_core::recording::Durability;
-use tapscope_core::replay::Ignore;
+use tapscope_core::replay::{Ignore, SLOWER_FACTOR};
 
 pub use run::replay;
 
@@ -32,4 +32,19 @@ pub struct Options {
     /// Name the original in the new recording's header (not for a baseline that will
     /// replace it).
     pub name_original: bool,
+}
+
+impl Options {
+    /// Recording into `record` unsynced, the default patterns ignored, one retry, a settle
+    /// twice as long flagged, the original named.
+    pub fn recording_to(record: PathBuf) -> Self {
+        Self {
+            ignore: Ignore::default(),
+            retries: 1,
+            slower_factor: SLOWER_FACTOR,
+            record,
+            durability: Durability::None,
+            name_original: true,
+        }
+    }
 }

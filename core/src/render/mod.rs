@@ -1,11 +1,14 @@
 //! Renderers of a pruned snapshot: the pseudo-YAML an agent reads, and JSON of the same
-//! tree; and a snapshot's version, derived from what the agent reads of it.
+//! tree; a snapshot's version, derived from what the agent reads of it; and text escaped
+//! for XML (the sim's dumps, JUnit reports).
 
 mod json;
+mod xml;
 mod yaml;
 
 pub use crate::prune::{escape, quote};
 pub use json::json;
+pub use xml::xml_escape;
 pub use yaml::{node_line, yaml};
 
 use sha2::{Digest, Sha256};

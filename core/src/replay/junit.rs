@@ -4,6 +4,7 @@
 use std::fmt::Write;
 
 use super::{Report, Verdict};
+use crate::render::xml_escape as escape;
 
 /// The reports as one `<testsuites>` document.
 pub fn junit(reports: &[Report], strict: bool) -> String {
@@ -90,22 +91,4 @@ fn suite(xml: &mut String, report: &Report, strict: bool) {
         let _ = writeln!(xml, "    <system-err>{}</system-err>", escape(note));
     }
     xml.push_str("  </testsuite>\n");
-}
-
-/// Text as XML attribute or element content; characters XML 1.0 cannot hold are dropped.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => {}
-            c => out.push(c),
-        }
-    }
-    out
 }

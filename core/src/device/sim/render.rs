@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 use image::{ImageEncoder, Rgb, RgbImage};
 
 use crate::model::{Flags, Rect, Size};
+use crate::render::xml_escape;
 
 use super::screen::Paint;
 use super::view::Shown;
@@ -36,11 +37,11 @@ pub(super) fn xml(nodes: &[Shown], rotation: u8) -> String {
              focusable=\"{}\" focused=\"{}\" scrollable=\"{}\" long-clickable=\"{}\" \
              password=\"false\" selected=\"{}\" bounds=\"{}\"",
             indent(open.len()),
-            escape(&node.text),
-            escape(&node.resource_id),
-            escape(&node.class),
-            escape(&node.package),
-            escape(&node.desc),
+            xml_escape(&node.text),
+            xml_escape(&node.resource_id),
+            xml_escape(&node.class),
+            xml_escape(&node.package),
+            xml_escape(&node.desc),
             f(Flags::CHECKABLE),
             f(Flags::CHECKED),
             f(Flags::CLICKABLE),
@@ -68,22 +69,6 @@ pub(super) fn xml(nodes: &[Shown], rotation: u8) -> String {
 
 fn indent(depth: usize) -> String {
     "  ".repeat(depth + 1)
-}
-
-fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\n' => out.push_str("&#10;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 const BACKGROUND: Rgb<u8> = Rgb([250, 250, 250]);
