@@ -26,7 +26,7 @@
 //! |---|---|---|
 //! | `tokens` | `tokens` (BPE token counts), `report` (`Stats`), `inspect` (the workbench's view of a dump, line and tree diffs) | `tiktoken-rs`, `similar` |
 //! | `device` | `device` (the `Device` trait, ADB, the simulated phone, the ADB device side), `session` (the agent runtime) | `image` |
-//! | `recording` | `recording` (the recording format, reader and writer), `forensics` (stale-action review) | none of its own |
+//! | `recording` | `recording` (the recording format, reader and writer), `forensics` (stale-action review); with `tokens`, `reprune` (a whole recording re-pruned under new rules) | none of its own |
 //! | `synthetic` | `session::synthetic`, long generated recordings for tests and benchmarks | `device`, `recording`, `tokens` |
 //!
 //! `sha2` is not optional: a snapshot's version is the SHA-256 of what the agent reads
@@ -66,6 +66,8 @@ pub mod stability;
 pub mod forensics;
 #[cfg(feature = "recording")]
 pub mod recording;
+#[cfg(all(feature = "recording", feature = "tokens"))]
+pub mod reprune;
 // Layer 7: devices.
 #[cfg(feature = "device")]
 pub mod device;
