@@ -192,3 +192,32 @@ fn bad_input_is_exit_code_2_with_one_message() {
         assert!(stdout(&output).is_empty(), "{args:?}");
     }
 }
+
+#[test]
+fn taps_on_collapsed_keys_are_lost_targets() {
+    let dir = scratch("generated");
+    let _ = std::fs::remove_dir_all(&dir);
+    tapscope_core::session::synthetic::write(&dir, 300, 11).expect("the recording is written");
+    let collapse = rules("collapse-generated.toml", "keyboard = \"collapse\"\n");
+    let output = tapscope(&["reprune", &dir.display().to_string(), "--rules", &collapse]);
+    let text = stdout(&output);
+    assert_eq!(output.status.code(), Some(1), "{text}{}", stderr(&output));
+    let lost: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains(") lost: not printed (keyboard = collapse: keys are not listed)"))
+        .collect();
+    assert!(!lost.is_empty(), "{text}");
+    assert!(
+        lost.iter()
+            .all(|l| l.starts_with("step ") && l.contains(" tap: ")),
+        "{lost:?}"
+    );
+    let totals = text
+        .lines()
+        .find(|l| l.starts_with("lost: "))
+        .expect("the totals");
+    assert!(
+        totals.contains(&format!(", {} targets", lost.len())),
+        "{totals}"
+    );
+}

@@ -44,11 +44,10 @@ fn long_recording() -> &'static Path {
         let collapsed = read_and_reprune(&dir, &collapse());
         let totals = collapsed.totals();
         println!(
-            "with the keyboard collapsed: {} screens, {} → {} tokens, {} nodes lost on {} \
-             steps, {} targets lost",
+            "with the keyboard collapsed: {} screens, {}, {} nodes lost on {} steps, {} \
+             targets lost",
             totals.screens,
-            totals.tokens_then,
-            totals.tokens_now,
+            totals.tokens,
             totals.lost_nodes,
             totals.steps_with_lost_nodes,
             totals.lost_targets

@@ -19,7 +19,7 @@
 //! let recording = recording::read(demo.as_ref())?;
 //! let same = reprune::reprune(&recording, &PruneRules::default())?;
 //! assert!(!same.totals().loses_anything());
-//! assert_eq!(same.totals().tokens_then, same.totals().tokens_now.tokens());
+//! assert!(!same.totals().tokens.changed());
 //!
 //! let collapse = PruneRules { keyboard: KeyboardMode::Collapse, ..PruneRules::default() };
 //! let collapsed = reprune::reprune(&recording, &collapse)?;
@@ -28,6 +28,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod change;
 mod json;
 mod screen;
 mod target;
@@ -39,6 +40,7 @@ mod tests;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
+pub use change::TokenChange;
 pub use screen::{LostSemantic, ScreenNow, ScreenProblem};
 pub use target::{TargetCheck, TargetLoss, Unchecked};
 
@@ -127,10 +129,7 @@ pub enum StepTokens {
     NoScreen,
     /// Its screen could not be re-pruned.
     Unreadable,
-    Counted {
-        then: u32,
-        now: TokenCount,
-    },
+    Counted(TokenChange),
 }
 
 /// The semantic nodes the new rules lose on one of a step's screens.
@@ -152,10 +151,8 @@ pub struct Totals {
     pub unreadable_screens: usize,
     /// Steps whose screen after was re-pruned: the ones the token totals sum over.
     pub counted_steps: usize,
-    /// The pruned tokens of those steps' screens after, as recorded.
-    pub tokens_then: usize,
-    /// The same screens' pruned tokens under the new rules.
-    pub tokens_now: TokenCount,
+    /// The pruned tokens of those steps' screens after, as recorded and now.
+    pub tokens: TokenChange,
     /// Semantic nodes lost, summed over the distinct screens steps show.
     pub lost_nodes: usize,
     pub steps_with_lost_nodes: usize,
@@ -229,10 +226,10 @@ impl Reprune {
             return StepTokens::NoScreen;
         };
         match &screen.now {
-            ScreenNow::Repruned { pruned_tokens, .. } => StepTokens::Counted {
-                then: screen.recorded.pruned_tokens,
+            ScreenNow::Repruned { pruned_tokens, .. } => StepTokens::Counted(TokenChange {
+                then: screen.recorded.pruned_tokens as usize,
                 now: *pruned_tokens,
-            },
+            }),
             ScreenNow::Unreadable(_) => StepTokens::Unreadable,
         }
     }
@@ -264,8 +261,7 @@ impl Reprune {
     /// The new rules change what the step's agent read (its tokens), lose a node on its
     /// screens, or lose its target.
     pub fn changed(&self, step: &StepReprune) -> bool {
-        let tokens = matches!(self.tokens(step), StepTokens::Counted { then, now }
-            if now.tokens() != then as usize);
+        let tokens = matches!(self.tokens(step), StepTokens::Counted(change) if change.changed());
         tokens
             || !self.lost_nodes(step).is_empty()
             || step.target.as_ref().is_some_and(TargetCheck::is_lost)
@@ -301,8 +297,10 @@ impl Reprune {
                 .filter(|s| s.now.is_unreadable())
                 .count(),
             counted_steps: 0,
-            tokens_then: 0,
-            tokens_now: TokenCount::Exact(0),
+            tokens: TokenChange {
+                then: 0,
+                now: TokenCount::Exact(0),
+            },
             lost_nodes: 0,
             steps_with_lost_nodes: 0,
             lost_targets: 0,
@@ -310,10 +308,9 @@ impl Reprune {
         };
         let mut shown = vec![false; self.screens.len()];
         for step in &self.steps {
-            if let StepTokens::Counted { then, now } = self.tokens(step) {
+            if let StepTokens::Counted(change) = self.tokens(step) {
                 totals.counted_steps += 1;
-                totals.tokens_then += then as usize;
-                totals.tokens_now = totals.tokens_now + now;
+                totals.tokens = totals.tokens + change;
             }
             let losses = self.lost_nodes(step);
             totals.steps_with_lost_nodes += usize::from(!losses.is_empty());

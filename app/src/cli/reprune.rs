@@ -62,7 +62,7 @@ fn report(result: &Reprune) -> String {
         totals.steps,
         totals.screens - totals.unreadable_screens,
         totals.counted_steps,
-        tokens_change(totals.tokens_then, totals.tokens_now),
+        totals.tokens,
     );
     let _ = writeln!(
         out,
@@ -88,7 +88,7 @@ fn report(result: &Reprune) -> String {
 /// A screen's nodes are listed on the first line that shows it; later lines point there.
 fn step_line(result: &Reprune, step: &StepReprune, named_on: &mut [Option<u64>]) -> String {
     let mut parts = vec![match result.tokens(step) {
-        StepTokens::Counted { then, now } => tokens_change(then as usize, now),
+        StepTokens::Counted(change) => change.to_string(),
         StepTokens::NoScreen => "no screen after".to_owned(),
         StepTokens::Unreadable => "its screen after could not be read".to_owned(),
     }];
@@ -126,38 +126,5 @@ fn loss_part(
             let names: Vec<&str> = loss.lost.iter().map(|l| l.name.as_str()).collect();
             format!("{head}: {}", names.join(", "))
         }
-    }
-}
-
-/// `617 → 190 tokens (−427, −69.2%)`, or `617 tokens, unchanged`.
-fn tokens_change(then: usize, now: tapscope_core::tokens::TokenCount) -> String {
-    let shown = now;
-    let now = now.tokens();
-    if now == then {
-        return format!("{shown} tokens, unchanged");
-    }
-    let sign = if now < then { '−' } else { '+' };
-    let delta = now.abs_diff(then);
-    let percent = delta as f64 * 100.0 / then.max(1) as f64;
-    format!("{then} → {shown} tokens ({sign}{delta}, {sign}{percent:.1}%)")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::tokens_change;
-    use tapscope_core::tokens::TokenCount::{Estimate, Exact};
-
-    #[test]
-    fn token_changes_read_as_then_now_and_the_difference() {
-        assert_eq!(
-            tokens_change(617, Exact(190)),
-            "617 → 190 tokens (−427, −69.2%)"
-        );
-        assert_eq!(
-            tokens_change(200, Exact(210)),
-            "200 → 210 tokens (+10, +5.0%)"
-        );
-        assert_eq!(tokens_change(5, Exact(5)), "5 tokens, unchanged");
-        assert_eq!(tokens_change(0, Estimate(3)), "0 → ≈3 tokens (+3, +300.0%)");
     }
 }

@@ -44,9 +44,9 @@ impl From<Totals> for TotalsJson {
             screens: t.screens,
             unreadable_screens: t.unreadable_screens,
             counted_steps: t.counted_steps,
-            tokens_then: t.tokens_then,
-            tokens_now: t.tokens_now.tokens(),
-            tokens_now_estimated: !t.tokens_now.is_exact(),
+            tokens_then: t.tokens.then,
+            tokens_now: t.tokens.now.tokens(),
+            tokens_now_estimated: !t.tokens.now.is_exact(),
             lost_nodes: t.lost_nodes,
             steps_with_lost_nodes: t.steps_with_lost_nodes,
             lost_targets: t.lost_targets,
@@ -65,7 +65,7 @@ struct StepJson<'a> {
     before: Option<usize>,
     after: Option<usize>,
     /// The screen after's pruned tokens; `null` when there is none or it is unreadable.
-    tokens_then: Option<u32>,
+    tokens_then: Option<usize>,
     tokens_now: Option<usize>,
     /// Lost semantic nodes on its screens (listed under `screens`).
     lost_nodes: usize,
@@ -119,7 +119,7 @@ impl Serialize for Reprune {
             .iter()
             .map(|step| {
                 let (tokens_then, tokens_now) = match self.tokens(step) {
-                    StepTokens::Counted { then, now } => (Some(then), Some(now.tokens())),
+                    StepTokens::Counted(change) => (Some(change.then), Some(change.now.tokens())),
                     StepTokens::NoScreen | StepTokens::Unreadable => (None, None),
                 };
                 StepJson {
