@@ -7,6 +7,7 @@ pub mod forensics;
 pub mod picture;
 pub mod pruned;
 pub mod raw;
+pub mod reprune;
 pub mod rules;
 pub mod screen;
 pub mod stats;
