@@ -5,6 +5,7 @@ mod observe;
 pub mod output;
 mod prune;
 mod replay;
+mod reprune;
 mod serve;
 mod sim;
 mod stats;
@@ -41,6 +42,10 @@ enum Command {
     Prune(prune::PruneArgs),
     /// Measure many dumps at once: tokens raw vs pruned, reduction, recall.
     Stats(stats::StatsArgs),
+    /// Re-prune a whole recording under new rules: tokens then and now per step, semantic
+    /// nodes lost, steps whose target would no longer be addressable; exits 1 when the
+    /// rules lose a node or a target.
+    Reprune(reprune::RepruneArgs),
     /// List the devices tapscope can drive: the built-in `sim` and phones over ADB.
     Devices(devices::DevicesArgs),
     /// Read a device's screen as an agent does, after optional steps (act, settle, observe).
@@ -102,6 +107,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         }
         Some(Command::Prune(args)) => prune::run(&args),
         Some(Command::Stats(args)) => stats::run(&args),
+        Some(Command::Reprune(args)) => reprune::run(&args),
         Some(Command::Devices(args)) => devices::run(&args),
         Some(Command::Observe(args)) => observe::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),

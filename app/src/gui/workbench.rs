@@ -487,7 +487,9 @@ impl Workbench {
         if let Some(go) = self.recording_panels_ui(ui) {
             self.go_to_step(go);
         }
-        self.screen_panes_ui(ui);
+        if let Some(go) = self.screen_panes_ui(ui) {
+            self.go_to_step(go);
+        }
         self.selection.reveal = false;
     }
 
@@ -540,8 +542,8 @@ impl Workbench {
     }
 
     /// The central area: the step's screens compared, or the screen on show in every
-    /// pane, or what there is instead.
-    fn screen_panes_ui(&mut self, ui: &mut egui::Ui) {
+    /// pane, or what there is instead; returns the step a person asked for.
+    fn screen_panes_ui(&mut self, ui: &mut egui::Ui) -> Option<usize> {
         let Self {
             opened,
             current,
@@ -553,6 +555,7 @@ impl Workbench {
             raw,
             rules_panel,
             loading,
+            live,
             ..
         } = self;
         let on_step = step_on_show(opened, *current);
@@ -561,26 +564,39 @@ impl Workbench {
             let central = egui::CentralPanel::default();
             if let Some(Opened::Comparison(compared)) = item {
                 central.show(ui, |ui| compared.row().map(|row| runs::runs_ui(ui, row)));
-                return;
+                return None;
             }
             if let Some(info) = on_step {
                 central.show(ui, |ui| compare::compare_ui(ui, info));
-                return;
+                return None;
             }
         }
         let (Some(document), Some(analysis)) = (item.and_then(Opened::document), analysis.as_ref())
         else {
             egui::CentralPanel::default().show(ui, |ui| empty_ui(ui, item, loading.as_ref()));
-            return;
+            return None;
         };
-        if settings.show_rules {
+        // The recording the timeline shows: the one on show, or the live one.
+        let recording = on_step
+            .or_else(|| timeline_step(opened, *current, live))
+            .map(|info| &info.recording.recording);
+        let go = settings.show_rules.then(|| {
             egui::Panel::left("rules")
                 .resizable(true)
                 .default_size(270.0)
                 .show(ui, |ui| {
-                    rules::rules_ui(ui, settings, analysis, rules_panel, banner, selection);
-                });
-        }
+                    rules::rules_ui(
+                        ui,
+                        settings,
+                        analysis,
+                        rules_panel,
+                        banner,
+                        selection,
+                        recording,
+                    )
+                })
+                .inner
+        });
         let name = on_step.map_or_else(|| document.name.clone(), |s| s.name());
         let mut ctx = ViewContext {
             settings,
@@ -602,6 +618,7 @@ impl Workbench {
             .default_size(460.0)
             .show(ui, |ui| pruned::pruned_ui(ui, &mut ctx));
         egui::CentralPanel::default().show(ui, |ui| raw::raw_ui(ui, &mut ctx, raw));
+        go.flatten()
     }
 
     fn toolbar_ui(&mut self, ui: &mut egui::Ui) {

@@ -8,6 +8,7 @@ pub mod open_list;
 pub mod picture;
 pub mod pruned;
 pub mod raw;
+pub mod reprune;
 pub mod rules;
 pub mod runs;
 pub mod screen;

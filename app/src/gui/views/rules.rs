@@ -1,21 +1,28 @@
-//! The rules panel: every pruning rule and parameter, the diff against the baseline, save and load.
+//! The rules panel: every pruning rule and parameter, the diff against the baseline, save
+//! and load, and with a recording open the whole recording re-pruned under the rules.
 
 use std::cmp::Ordering;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use tapscope_core::inspect::{Change, Inspection, line_diff};
 use tapscope_core::prune::{KeyboardMode, PruneRules};
 use tapscope_core::recall::LostNode;
+use tapscope_core::recording::Recording;
 use tapscope_core::tokens::TokenCount;
 
 use super::banner::Banner;
+use super::reprune::{RepruneState, reprune_ui};
 use super::{colors, line_rows_ui};
 use crate::gui::context::{Analysis, Settings};
 use crate::gui::selection::Selection;
 
 /// Unchanged lines kept around each change in the diff.
 const CONTEXT: usize = 2;
+
+/// The diff's least height; when the panel has less room left, the panel scrolls.
+const MIN_DIFF_HEIGHT: f32 = 160.0;
 
 /// One row of the diff pane.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,8 +32,9 @@ pub enum DiffRow {
     Skipped(usize),
 }
 
-/// The panel's memory: the diff rows and what they were computed from, and the last file.
-#[derive(Clone, Debug, Default)]
+/// The panel's memory: the diff rows and what they were computed from, the last file, and
+/// the open recording re-pruned.
+#[derive(Debug, Default)]
 pub struct RulesState {
     /// The baseline and current texts `rows` were computed from.
     diffed: (String, String),
@@ -35,6 +43,7 @@ pub struct RulesState {
     last_file: Option<PathBuf>,
     /// What the last load or save did, shown until the next one.
     last_action: Option<String>,
+    pub reprune: RepruneState,
 }
 
 impl RulesState {
@@ -65,6 +74,8 @@ impl RulesState {
     }
 }
 
+/// The panel; with `recording` open, also the whole of it under the rules. Returns the
+/// step a person clicked.
 pub fn rules_ui(
     ui: &mut egui::Ui,
     settings: &mut Settings,
@@ -72,17 +83,37 @@ pub fn rules_ui(
     state: &mut RulesState,
     banner: &mut Banner,
     selection: &mut Selection,
-) {
+    recording: Option<&Arc<Recording>>,
+) -> Option<usize> {
     ui.heading("Rules");
-    controls_ui(ui, &mut settings.rules);
-    ui.separator();
-    buttons_ui(ui, settings, state, banner);
-    ui.separator();
-    let (baseline, current) = (&analysis.baseline, &analysis.current);
-    let rows = state.diff(&baseline.yaml, &current.yaml);
-    effect_ui(ui, baseline, current, diff_summary_of(rows), selection);
-    ui.separator();
-    diff_ui(ui, rows);
+    // The panel scrolls when the recording's section leaves the diff too little room.
+    let viewport = ui.available_height();
+    egui::ScrollArea::vertical()
+        .id_salt("rules panel")
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            let top = ui.cursor().top();
+            controls_ui(ui, &mut settings.rules);
+            ui.separator();
+            buttons_ui(ui, settings, state, banner);
+            ui.separator();
+            let go = recording.and_then(|recording| {
+                let go = reprune_ui(ui, &mut state.reprune, recording, &settings.rules);
+                ui.separator();
+                ui.strong("This step's screen");
+                go
+            });
+            let (baseline, current) = (&analysis.baseline, &analysis.current);
+            let summary = diff_summary_of(state.diff(&baseline.yaml, &current.yaml));
+            effect_ui(ui, baseline, current, summary, selection);
+            ui.separator();
+            let rest = viewport - (ui.cursor().top() - top);
+            let size = egui::vec2(ui.available_width(), rest.max(MIN_DIFF_HEIGHT));
+            let rows = state.diff(&baseline.yaml, &current.yaml);
+            ui.allocate_ui(size, |ui| diff_ui(ui, rows));
+            go
+        })
+        .inner
 }
 
 /// One control per field of [`PruneRules`], in the order of the README's table.
