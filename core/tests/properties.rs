@@ -261,6 +261,8 @@ fn rules() -> impl Strategy<Value = PruneRules> {
                     } else {
                         KeyboardMode::Keys
                     },
+                    ocr: b[9],
+                    ocr_min_confidence: 60,
                 }
             },
         )

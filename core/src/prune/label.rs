@@ -9,7 +9,9 @@ use crate::model::{Flags, Node, Rect, Size};
 pub fn role(node: &Node) -> Option<&'static str> {
     let class = node.short_class();
     let has = |needle: &str| class.contains(needle);
-    Some(if node.has(Flags::EDITABLE) {
+    Some(if node.is_pixel_text() {
+        "ocr"
+    } else if node.has(Flags::EDITABLE) {
         "edit"
     } else if has("Switch") || has("ToggleButton") {
         "switch"

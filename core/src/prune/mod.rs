@@ -100,6 +100,8 @@ pub enum Fate {
     },
     /// Part of a keyboard shown only as `keyboard: open`.
     Collapsed,
+    /// Text read in pixels, left out by the rule `ocr = false`.
+    PixelTextOff,
 }
 
 /// Serialisable mirror of [`Hidden`].
@@ -148,6 +150,7 @@ impl Fate {
                 why: HiddenWhy::Covered,
             } => "not visible: covered by a window above it".into(),
             Fate::Collapsed => "keyboard = collapse: keys are not listed".into(),
+            Fate::PixelTextOff => "ocr = false: text read in pixels is not listed".into(),
         }
     }
 }
@@ -317,6 +320,10 @@ impl Pruner<'_> {
                 Step::More(container, at, depth) => self.more_line(container, at, depth),
                 Step::Visit(id, depth) => {
                     let node = &self.tree.nodes[id];
+                    if node.is_pixel_text() && !self.rules.ocr {
+                        self.fates[id] = Fate::PixelTextOff;
+                        continue;
+                    }
                     let merged = matches!(self.fates[id], Fate::Merged { .. });
                     let child_depth = if self.is_kept(id) && !merged {
                         let at = self.print(id, depth);
@@ -414,7 +421,12 @@ impl Pruner<'_> {
             hint,
             id: id_text,
             shell_class,
-            flags: node.flags,
+            // Text read in pixels is tappable by what it is: `ocr` says so.
+            flags: if node.is_pixel_text() {
+                node.flags - Flags::CLICKABLE
+            } else {
+                node.flags
+            },
             pos: Anchor::of(&visible, self.tree.display),
             bounds: node.bounds,
             visible,
@@ -557,7 +569,9 @@ impl Pruner<'_> {
                 self.tree.windows[node.window].kind,
                 WindowKind::App | WindowKind::Overlay
             );
+            // Text read in pixels is the fallback's, not the app's: the screenshot stays.
             in_app
+                && !node.is_pixel_text()
                 && (!p.label.is_empty()
                     || (node.is_actionable() && p.visible.area() * 2 < display_area))
         })

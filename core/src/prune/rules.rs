@@ -78,6 +78,11 @@ pub struct PruneRules {
     /// Print the `version:` header line.
     pub version_header: bool,
     pub keyboard: KeyboardMode,
+    /// On a self-drawn screen (the screenshot fallback), read its text in the screenshot's
+    /// pixels and list each line as an `ocr` node with a handle.
+    pub ocr: bool,
+    /// Words read in pixels with a lower confidence (0–100) are dropped.
+    pub ocr_min_confidence: u8,
 }
 
 impl Default for PruneRules {
@@ -97,6 +102,8 @@ impl Default for PruneRules {
             ids: true,
             version_header: true,
             keyboard: KeyboardMode::Keys,
+            ocr: true,
+            ocr_min_confidence: 60,
         }
     }
 }

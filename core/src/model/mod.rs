@@ -1,5 +1,9 @@
 //! The one tree model every dump format parses into: nodes in an arena, in document order.
 
+mod pixel_text;
+
+pub use pixel_text::{PIXEL_TEXT_CLASS, PixelText};
+
 use serde::{Deserialize, Serialize};
 
 /// Index of a node in [`Tree::nodes`]; also "which raw node" a pruned line came from.
