@@ -429,7 +429,13 @@ impl Writer {
                 count(self.encoding, &seen.text),
             ),
         };
+        // Written with the screen so that its `ocr` lines read back from the files alone.
+        let pixel_text = (!seen.pixel_text.is_empty())
+            .then(|| serde_json::to_vec(&seen.pixel_text))
+            .transpose()
+            .map_err(|source| RecordingError::Encode { step: 0, source })?;
         let stored = self.writer.store_screen(&ScreenFiles {
+            pixel_text: pixel_text.as_deref(),
             version: &seen.version,
             dump: &seen.raw,
             pruned: &seen.text,

@@ -59,6 +59,7 @@ fn store(writer: &mut RecordingWriter, from: &Recording, screen: &ScreenRef) -> 
         .as_ref()
         .map(|png| from.load_bytes(png).expect("the screenshot"));
     let files = ScreenFiles {
+        pixel_text: None,
         version: &screen.version,
         dump: &dump,
         pruned: &pruned,

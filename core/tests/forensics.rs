@@ -129,6 +129,7 @@ fn store(writer: &mut RecordingWriter, version: &str, dump: &str) -> ScreenRef {
 
 fn store_text(writer: &mut RecordingWriter, version: &str, dump: &str, text: &str) -> ScreenRef {
     let files = ScreenFiles {
+        pixel_text: None,
         version,
         dump,
         pruned: text,

@@ -21,6 +21,7 @@ fn header() -> Header {
 
 fn screen<'a>(version: &'a str, dump: &'a str, png: Option<&'a [u8]>) -> ScreenFiles<'a> {
     ScreenFiles {
+        pixel_text: None,
         version,
         dump,
         pruned: "- i: 1 \"Send\" click pos: bottom-right\n",
@@ -679,6 +680,7 @@ proptest! {
             for (slot, screen) in [(&mut step.before, &generated.before), (&mut step.after, &generated.after)] {
                 if let Some(s) = screen {
                     let stored = writer.store_screen(&ScreenFiles {
+                        pixel_text: None,
                         version: &s.version,
                         dump: &s.dump,
                         pruned: &s.pruned,

@@ -5,6 +5,7 @@ use std::sync::{Arc, OnceLock};
 
 use tapscope_core::geometry::downsampled;
 use tapscope_core::inspect::{Inspection, RawView};
+use tapscope_core::model::PixelText;
 use tapscope_core::prune::{PruneRules, Visibility, new_version};
 use tapscope_core::report::RawSize;
 use tapscope_core::tokens::{Encoding, TokenCount};
@@ -39,6 +40,8 @@ pub struct Document {
     /// What the screen pane says about a screen it cannot show in full: a recorded
     /// screenshot that is missing or unreadable, or one that does not fit the display.
     pub screen_notes: Vec<String>,
+    /// Text read in the screenshot's pixels (nodes of `tree` too), with its confidence.
+    pub pixel_text: Vec<PixelText>,
 }
 
 impl Document {
@@ -47,6 +50,28 @@ impl Document {
     }
 
     /// The document pruned with `rules` under its own version, raw tokens in `encoding`.
+    /// The document with `lines` read in its screenshot's pixels: nodes of its tree, as the
+    /// agent's tree had them.
+    pub fn with_pixel_text(mut self, lines: Vec<PixelText>) -> Self {
+        if lines.is_empty() {
+            return self;
+        }
+        self.tree = self.tree.with_pixel_text(&lines);
+        self.visibility = Visibility::of(&self.tree);
+        self.raw_view = RawView::of(&self.tree, &self.text);
+        self.pixel_text = lines;
+        self
+    }
+
+    /// The confidence of the text read in pixels that node `id` stands for.
+    pub fn pixel_confidence(&self, id: usize) -> Option<f32> {
+        let node = self.tree.nodes.get(id).filter(|n| n.is_pixel_text())?;
+        self.pixel_text
+            .iter()
+            .find(|line| line.bounds == node.bounds && line.text == node.text)
+            .map(|line| line.confidence)
+    }
+
     pub fn inspect(&self, rules: &PruneRules, encoding: Encoding) -> Inspection {
         Inspection::new(&self.tree, rules, &self.version, self.raw_size(encoding))
     }
@@ -114,6 +139,7 @@ impl Document {
             version: new_version(),
             warnings,
             screen_notes: Vec::new(),
+            pixel_text: Vec::new(),
         };
         match raw_tokens {
             Some((encoding, tokens)) => {

@@ -15,12 +15,21 @@ use crate::render;
 /// How many characters of a label a [`Target`] keeps.
 pub(super) const LABEL_CHARS: usize = 40;
 
-/// The screen's dump parsed; `None` when it does not parse.
+/// The screen's dump parsed, with the text it read in pixels; `None` when it does not
+/// parse.
 pub(crate) fn load_tree(
     recording: &Recording,
     screen: &ScreenRef,
 ) -> Result<Option<Tree>, RecordingError> {
-    Ok(parse_str(&recording.load_text(&screen.dump)?).ok())
+    let Ok(tree) = parse_str(&recording.load_text(&screen.dump)?) else {
+        return Ok(None);
+    };
+    let read = recording.load_pixel_text(screen)?;
+    Ok(Some(if read.is_empty() {
+        tree
+    } else {
+        tree.with_pixel_text(&read)
+    }))
 }
 
 /// The screen as the agent read it: its dump pruned again with the default rules under the

@@ -118,6 +118,17 @@ pub enum RecordingError {
     )]
     ScreenCorrupt { path: String, recording: PathBuf },
 
+    /// A screen's text read in pixels is not the JSON tapscope writes.
+    #[error(
+        "{path} in {recording} is not text read in pixels ({reason}); the screen reads \
+         without it if the file is removed from its step"
+    )]
+    PixelTextUnreadable {
+        path: String,
+        recording: PathBuf,
+        reason: String,
+    },
+
     /// A screen asked for as text is not UTF-8.
     #[error("{path} in {recording} is not UTF-8 text; load it as bytes")]
     ScreenNotText { path: String, recording: PathBuf },

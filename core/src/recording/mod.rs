@@ -19,6 +19,7 @@
 //!         dump: "<hierarchy/>",
 //!         pruned: "- i: 1 \"Send\" click\n",
 //!         screenshot: None,
+//!         pixel_text: None,
 //!         raw_tokens: 120,
 //!         pruned_tokens: 9,
 //!     })

@@ -7,7 +7,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::writer::{HASH_DIGITS, content_hash};
-use super::{FORMAT, FORMAT_VERSION, Header, RecordingError, SCREENS_DIR, SESSION_FILE, Step};
+use super::{
+    FORMAT, FORMAT_VERSION, Header, RecordingError, SCREENS_DIR, SESSION_FILE, ScreenRef, Step,
+};
 
 /// A recording read back: its header, the steps that could be read, and what could not.
 #[derive(Debug, Clone, PartialEq)]
@@ -170,8 +172,25 @@ impl Recording {
         })
     }
 
+    /// The text `screen` read in its screenshot's pixels; none when it read none.
+    pub fn load_pixel_text(
+        &self,
+        screen: &ScreenRef,
+    ) -> Result<Vec<crate::model::PixelText>, RecordingError> {
+        let Some(path) = &screen.pixel_text else {
+            return Ok(Vec::new());
+        };
+        serde_json::from_str(&self.load_text(path)?).map_err(|e| {
+            RecordingError::PixelTextUnreadable {
+                path: path.clone(),
+                recording: self.dir.clone(),
+                reason: e.to_string(),
+            }
+        })
+    }
+
     /// The bytes of a screen file, e.g. a step's `after.screenshot`. Only paths of the
-    /// form `screens/<hex>.<xml|yaml|png>` are read, and the content must match the hash.
+    /// form `screens/<hex>.<xml|yaml|png|json>` are read, and the content must match the hash.
     pub fn load_bytes(&self, path: &str) -> Result<Vec<u8>, RecordingError> {
         let hash = screen_hash(path).ok_or_else(|| RecordingError::BadScreenPath {
             path: path.to_owned(),
@@ -195,14 +214,14 @@ impl Recording {
     }
 }
 
-/// The hash part of `screens/<hex>.<xml|yaml|png>`, or `None` for any other path.
+/// The hash part of `screens/<hex>.<xml|yaml|png|json>`, or `None` for any other path.
 pub(crate) fn screen_hash(path: &str) -> Option<&str> {
     let name = path.strip_prefix(SCREENS_DIR)?.strip_prefix('/')?;
     let (hash, ext) = name.split_once('.')?;
     let hex = !hash.is_empty()
         && hash.len() <= 64
         && hash.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
-    (hex && matches!(ext, "xml" | "yaml" | "png")).then_some(hash)
+    (hex && matches!(ext, "xml" | "yaml" | "png" | "json")).then_some(hash)
 }
 
 #[cfg(test)]

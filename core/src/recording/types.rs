@@ -140,6 +140,10 @@ pub struct ScreenRef {
     /// `screens/<hash>.png`: the screenshot, when one was taken.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub screenshot: Option<String>,
+    /// `screens/<hash>.json`: the text read in the screenshot's pixels (a self-drawn
+    /// screen's `ocr` lines), when any was read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pixel_text: Option<String>,
     /// Tokens of the raw dump.
     pub raw_tokens: u32,
     /// Tokens of the pruned text.

@@ -24,6 +24,11 @@ pub struct ScreenFiles<'a> {
     pub pruned: &'a str,
     /// The screenshot PNG, stored as `screens/<hash>.png`.
     pub screenshot: Option<&'a [u8]>,
+    /// The text read in the screenshot's pixels, as JSON lines of [`PixelText`], stored as
+    /// `screens/<hash>.json`.
+    ///
+    /// [`PixelText`]: crate::model::PixelText
+    pub pixel_text: Option<&'a [u8]>,
     /// Tokens of the raw dump, counted by the caller.
     pub raw_tokens: u32,
     /// Tokens of the pruned text, counted by the caller.
@@ -38,6 +43,7 @@ impl fmt::Debug for ScreenFiles<'_> {
             .field("dump_bytes", &self.dump.len())
             .field("pruned_bytes", &self.pruned.len())
             .field("screenshot_bytes", &self.screenshot.map(<[u8]>::len))
+            .field("pixel_text_bytes", &self.pixel_text.map(<[u8]>::len))
             .field("raw_tokens", &self.raw_tokens)
             .field("pruned_tokens", &self.pruned_tokens)
             .finish()
@@ -160,6 +166,10 @@ impl RecordingWriter {
             Some(png) => Some(self.store_file(png, "png", &mut written)?),
             None => None,
         };
+        let pixel_text = match screen.pixel_text {
+            Some(json) => Some(self.store_file(json, "json", &mut written)?),
+            None => None,
+        };
         if self.durability == Durability::Step && !written.is_empty() {
             // The folder with the files: a rename is only on disk once its folder is. No
             // step line names these files before all of them are synced.
@@ -176,6 +186,7 @@ impl RecordingWriter {
             dump,
             pruned,
             screenshot,
+            pixel_text,
             raw_tokens: screen.raw_tokens,
             pruned_tokens: screen.pruned_tokens,
         })

@@ -54,6 +54,7 @@ fn store(writer: &mut RecordingWriter, xml: &str, rules: &PruneRules) -> ScreenR
     let count = |t: &str| Encoding::O200k.count(t).tokens() as u32;
     writer
         .store_screen(&ScreenFiles {
+            pixel_text: None,
             version: &version,
             dump: xml,
             pruned: &text,

@@ -12,7 +12,7 @@ use image::ImageEncoder;
 
 use crate::geometry::{ImageScale, downsampled};
 use crate::handle::Handle;
-use crate::model::{Size, Tree};
+use crate::model::{PixelText, Size, Tree};
 use crate::parse::parse_str;
 use crate::prune::{Pruned, PrunedNode};
 use crate::render;
@@ -59,6 +59,10 @@ pub struct Observation {
     pub tree: Tree,
     #[serde(skip)]
     pub pruned: Pruned,
+    /// The text read in the fallback screenshot's pixels, in display pixels: nodes of
+    /// `tree` (and `ocr` lines of `text`) too, kept apart for recordings and viewers.
+    #[serde(skip)]
+    pub pixel_text: Vec<PixelText>,
 }
 
 impl Observation {
@@ -143,6 +147,7 @@ pub(super) fn observe<D: Device, C: Clock>(
             raw: look.raw,
             tree: look.tree,
             pruned,
+            pixel_text: Vec::new(),
         };
         if !observation.pruned.fallback {
             return Ok(observation);

@@ -291,6 +291,7 @@ impl Agent {
             *png = shot.map(|shot| shot.png);
         }
         let stored = self.writer.store_screen(&ScreenFiles {
+            pixel_text: None,
             version: &seen.version,
             dump: &seen.raw,
             pruned: &seen.text,

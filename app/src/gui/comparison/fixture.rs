@@ -81,6 +81,7 @@ fn screen(writer: &mut RecordingWriter, name: &str) -> ScreenRef {
     let tree = parse_str(&dump).expect("parses");
     let (pruned, text) = versioned(&tree, &PruneRules::default());
     let files = ScreenFiles {
+        pixel_text: None,
         version: &pruned.version,
         dump: &dump,
         pruned: &text,

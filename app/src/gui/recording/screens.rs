@@ -192,9 +192,14 @@ impl Screens {
         let tokens = self
             .encoding
             .map(|encoding| (encoding, screen.raw_tokens as usize));
+        let read = self
+            .recording
+            .load_pixel_text(screen)
+            .map_err(|e| Arc::new(ScreenError::Dump(e)))?;
         let mut document =
             Document::with_raw_tokens(screen.dump.clone(), Some(path), &dump, screenshot, tokens)
-                .map_err(|e| Arc::new(ScreenError::Parse(e)))?;
+                .map_err(|e| Arc::new(ScreenError::Parse(e)))?
+                .with_pixel_text(read);
         // The handles shown are the ones the agent read.
         document.version.clone_from(&screen.version);
         let warnings = std::mem::take(&mut document.warnings);

@@ -26,7 +26,13 @@ pub fn details_ui(ui: &mut egui::Ui, ctx: &ViewContext<'_>) {
                     ui.add(egui::Label::new(value).wrap());
                     ui.end_row();
                 };
-                row("raw node", format!("#{id} (depth {})", node.depth));
+                match document.pixel_confidence(id) {
+                    Some(confidence) => row(
+                        "read in pixels",
+                        format!("OCR, {confidence:.0} % confident (not in the dump)"),
+                    ),
+                    None => row("raw node", format!("#{id} (depth {})", node.depth)),
+                }
                 let handle = printed
                     .and_then(|p| p.i.filter(|_| p.raw == id))
                     .map_or_else(|| "none".to_owned(), |i| format!("{}_{i}", pruned.version));

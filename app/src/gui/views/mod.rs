@@ -28,6 +28,8 @@ pub mod colors {
     pub const REMOVED: Color32 = Color32::from_rgb(235, 90, 90);
     /// A refusal, a stale handle, a screen that did not settle.
     pub const AMBER: Color32 = Color32::from_rgb(240, 185, 40);
+    /// Text read in pixels, not dumped: an `ocr` node's box.
+    pub const PIXEL_TEXT: Color32 = Color32::from_rgb(200, 110, 255);
 }
 
 /// `text` as the bundled proportional font prints it: its arrows (what changed, `a → b`)

@@ -136,6 +136,12 @@ fn controls_ui(ui: &mut egui::Ui, r: &mut PruneRules) {
     switch(ui, &mut r.ids, "ids");
     switch(ui, &mut r.version_header, "version_header");
     keyboard_ui(ui, &mut r.keyboard);
+    switch(ui, &mut r.ocr, "ocr");
+    parameters(ui, r.ocr, |ui| {
+        let mut least = usize::from(r.ocr_min_confidence);
+        number(ui, &mut least, "ocr_min_confidence", 0..=100);
+        r.ocr_min_confidence = u8::try_from(least.min(100)).unwrap_or(100);
+    });
 }
 
 /// What the rule named as in the rules file does, in the README's words.
@@ -159,6 +165,10 @@ fn hint(name: &str) -> &'static str {
         "ids" => "Print `#id` for actionable nodes without text.",
         "version_header" => "Print the `version:` line.",
         "keyboard" => "`keys` lists every key; `collapse` shows only `keyboard: open`.",
+        "ocr" => "On a self-drawn screen, list the text read in its pixels as `ocr` nodes.",
+        "ocr_min_confidence" => {
+            "Words read in pixels less sure than this (0-100) are dropped when the screen is read."
+        }
         _ => "",
     }
 }

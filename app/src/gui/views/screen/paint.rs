@@ -162,8 +162,15 @@ fn paint_printed(
     to_screen: &RectTransform,
 ) {
     let stroke = Stroke::new(1.0, PRINTED_OUTLINE);
+    // Text read in pixels stands apart from what the dump gave: its own colour, thicker.
+    let read = Stroke::new(2.0, colors::PIXEL_TEXT);
     for id in (0..document.tree.nodes.len()).filter(|&id| is_printed(inspection, id)) {
         if let Some(rect) = visible_on_screen(document, to_screen, id) {
+            let stroke = if document.tree.nodes[id].is_pixel_text() {
+                read
+            } else {
+                stroke
+            };
             painter.rect_stroke(rect, 0.0, stroke, StrokeKind::Inside);
         }
     }
