@@ -28,6 +28,7 @@
 //! | `device` | `device` (the `Device` trait, ADB, the simulated phone, the ADB device side), `session` (the agent runtime) | `image` |
 //! | `recording` | `recording` (the recording format, reader and writer), `forensics` (stale-action review); with `tokens`, `reprune` (a whole recording re-pruned under new rules) | none of its own |
 //! | `replay` | `replay`: how a replayed step compares with its recording (targets found again by identity, volatile text ignored, verdicts, JUnit XML) | `recording`, `regex` |
+//! | `ocr` | `ocr`: text lines read from a screenshot by the `tesseract` command (found at run time, not linked) | `image` |
 //! | `synthetic` | `session::synthetic`, long generated recordings for tests and benchmarks | `device`, `recording`, `tokens` |
 //!
 //! `sha2` is not optional: a snapshot's version is the SHA-256 of what the agent reads
@@ -74,6 +75,8 @@ pub mod reprune;
 // Layer 7: devices.
 #[cfg(feature = "device")]
 pub mod device;
+#[cfg(feature = "ocr")]
+pub mod ocr;
 // Layer 8: the session runtime.
 #[cfg(feature = "device")]
 pub mod session;

@@ -2,6 +2,7 @@
 //! process: exact on every real dump, fast and without a panic on any text, and marked as an
 //! estimate where counting exactly would be too slow or is beyond the tokenizer.
 
+pub mod image_cost;
 mod run;
 mod span;
 

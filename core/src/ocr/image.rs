@@ -1,0 +1,186 @@
+//! What Tesseract is given: the PNG as it came when it is phone-sized, scaled down first
+//! when it is far larger, refused when even decoding it would be a hazard.
+//!
+//! Tesseract's time grows with the pixels it lays out, and no phone screen is longer than
+//! 4K (3840 px): an image longer than [`MAX_SIDE`] would mostly run into the ceiling, and
+//! its text is large enough to survive being halved. So it is scaled down (area average,
+//! grey) to fit, and the words' boxes are mapped back to its own pixels. Over
+//! [`MAX_PIXELS`] it is refused before any decoding ([`OcrError::TooLarge`]): the
+//! header alone can claim a size whose pixels would not fit in memory.
+
+use std::borrow::Cow;
+use std::io::Cursor;
+
+use image::{ImageEncoder, ImageReader, Limits};
+
+use super::OcrError;
+use crate::model::Rect;
+
+/// The longest side read as given; a longer image is scaled down to it.
+pub const MAX_SIDE: u32 = 4096;
+/// Images with more pixels are refused (256 MiB as RGBA).
+pub const MAX_PIXELS: u64 = 64 << 20;
+
+const SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n'];
+
+/// The bytes to give Tesseract and how its pixels map back to the image's.
+#[derive(Debug)]
+pub(super) struct Prepared<'a> {
+    pub png: Cow<'a, [u8]>,
+    /// The image's width and height.
+    pub size: (u32, u32),
+    /// The bytes' width and height: `size` unless scaled down.
+    pub sent: (u32, u32),
+}
+
+impl Prepared<'_> {
+    /// `r`, in the pixels of what was sent, in the image's own: edges scaled outwards.
+    pub fn map_back(&self, r: Rect) -> Rect {
+        if self.size == self.sent {
+            return r;
+        }
+        let fx = f64::from(self.size.0) / f64::from(self.sent.0);
+        let fy = f64::from(self.size.1) / f64::from(self.sent.1);
+        let at = |v: i32, f: f64, up: bool| {
+            let v = f64::from(v) * f;
+            (if up { v.ceil() } else { v.floor() }) as i32
+        };
+        Rect::new(
+            at(r.left, fx, false),
+            at(r.top, fy, false),
+            at(r.right, fx, true),
+            at(r.bottom, fy, true),
+        )
+    }
+}
+
+/// `png` checked, and scaled down when longer than [`MAX_SIDE`].
+pub(super) fn prepare(png: &[u8]) -> Result<Prepared<'_>, OcrError> {
+    let (width, height) = png_size(png)?;
+    let pixels = u64::from(width) * u64::from(height);
+    if pixels > MAX_PIXELS {
+        return Err(OcrError::TooLarge {
+            width,
+            height,
+            limit: MAX_PIXELS,
+        });
+    }
+    if width.max(height) <= MAX_SIDE {
+        return Ok(Prepared {
+            png: Cow::Borrowed(png),
+            size: (width, height),
+            sent: (width, height),
+        });
+    }
+    let not_png = |e: image::ImageError| OcrError::NotPng {
+        reason: e.to_string(),
+    };
+    let mut reader = ImageReader::with_format(Cursor::new(png), image::ImageFormat::Png);
+    let mut limits = Limits::default();
+    limits.max_alloc = Some(MAX_PIXELS * 4 + (16 << 20));
+    reader.limits(limits);
+    let grey = reader.decode().map_err(not_png)?.into_luma8();
+    let scale = f64::from(MAX_SIDE) / f64::from(width.max(height));
+    let side = |v: u32| ((f64::from(v) * scale).round() as u32).clamp(1, MAX_SIDE);
+    let (w, h) = (side(width), side(height));
+    let small = image::imageops::thumbnail(&grey, w, h);
+    let mut bytes = Vec::new();
+    image::codecs::png::PngEncoder::new_with_quality(
+        &mut bytes,
+        image::codecs::png::CompressionType::Fast,
+        image::codecs::png::FilterType::Sub,
+    )
+    .write_image(small.as_raw(), w, h, image::ExtendedColorType::L8)
+    .map_err(not_png)?;
+    Ok(Prepared {
+        png: Cow::Owned(bytes),
+        size: (width, height),
+        sent: (w, h),
+    })
+}
+
+/// Width and height from the PNG's header (its first chunk, IHDR), without decoding.
+pub fn png_size(png: &[u8]) -> Result<(u32, u32), OcrError> {
+    let reason = |r: &str| OcrError::NotPng { reason: r.into() };
+    if png.is_empty() {
+        return Err(reason("no bytes"));
+    }
+    if png.len() < 24 || png[..8] != SIGNATURE {
+        return Err(reason("no PNG signature"));
+    }
+    if &png[12..16] != b"IHDR" {
+        return Err(reason("no IHDR header chunk"));
+    }
+    let be = |at: usize| u32::from_be_bytes([png[at], png[at + 1], png[at + 2], png[at + 3]]);
+    let (width, height) = (be(16), be(20));
+    if width == 0 || height == 0 {
+        return Err(reason("a side of 0 pixels"));
+    }
+    Ok((width, height))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn png(width: u32, height: u32) -> Vec<u8> {
+        let img = image::GrayImage::from_pixel(width, height, image::Luma([200]));
+        let mut bytes = Vec::new();
+        image::codecs::png::PngEncoder::new(&mut bytes)
+            .write_image(img.as_raw(), width, height, image::ExtendedColorType::L8)
+            .unwrap();
+        bytes
+    }
+
+    #[test]
+    fn the_size_comes_from_the_header_and_junk_is_not_a_png() {
+        assert_eq!(png_size(&png(461, 1024)).unwrap(), (461, 1024));
+        for junk in [&b""[..], b"GIF89a", &[0u8; 64], &png(3, 3)[..20]] {
+            assert!(
+                matches!(png_size(junk), Err(OcrError::NotPng { .. })),
+                "{junk:?}"
+            );
+        }
+        let mut zero = png(3, 3);
+        zero[16..20].copy_from_slice(&0u32.to_be_bytes());
+        assert!(matches!(png_size(&zero), Err(OcrError::NotPng { .. })));
+    }
+
+    #[test]
+    fn a_phone_sized_image_goes_as_it_is() {
+        let bytes = png(1440, 3200);
+        let prepared = prepare(&bytes).unwrap();
+        assert!(matches!(prepared.png, Cow::Borrowed(_)));
+        let r = Rect::new(3, 4, 50, 60);
+        assert_eq!(prepared.map_back(r), r);
+    }
+
+    #[test]
+    fn a_longer_image_is_scaled_to_fit_and_boxes_map_back_to_it() {
+        let bytes = png(2000, 8192);
+        let prepared = prepare(&bytes).unwrap();
+        assert_eq!(prepared.sent, (1000, 4096));
+        assert_eq!(png_size(&prepared.png).unwrap(), (1000, 4096));
+        assert_eq!(
+            prepared.map_back(Rect::new(10, 11, 21, 31)),
+            Rect::new(20, 22, 42, 62)
+        );
+    }
+
+    #[test]
+    fn a_header_claiming_too_many_pixels_is_refused_before_decoding() {
+        let mut bytes = png(3, 3);
+        bytes[16..20].copy_from_slice(&20_000u32.to_be_bytes());
+        bytes[20..24].copy_from_slice(&20_000u32.to_be_bytes());
+        match prepare(&bytes) {
+            Err(OcrError::TooLarge { width, height, .. }) => {
+                assert_eq!((width, height), (20_000, 20_000));
+            }
+            other => panic!("{other:?}"),
+        }
+        // Claiming to be long but holding 3×3 pixels: a decoding error, not a panic.
+        let mut lying = png(3, 3);
+        lying[20..24].copy_from_slice(&5_000u32.to_be_bytes());
+        assert!(matches!(prepare(&lying), Err(OcrError::NotPng { .. })));
+    }
+}
