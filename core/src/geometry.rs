@@ -106,6 +106,26 @@ impl ImageScale {
         map(p, self.display, "display", self.image, "image")
     }
 
+    /// The display area an image rectangle shows: its edges scaled, outward.
+    pub fn rect_to_display(&self, r: Rect) -> Rect {
+        let scale = |v: i32, to: i32, from: i32, up: bool| {
+            let (v, to, from) = (i64::from(v), i64::from(to), i64::from(from.max(1)));
+            let scaled = if up {
+                (v * to + from - 1) / from
+            } else {
+                v * to / from
+            };
+            i32::try_from(scaled).unwrap_or(i32::MAX)
+        };
+        let (d, i) = (self.display, self.image);
+        Rect::new(
+            scale(r.left, d.width, i.width, false),
+            scale(r.top, d.height, i.height, false),
+            scale(r.right, d.width, i.width, true),
+            scale(r.bottom, d.height, i.height, true),
+        )
+    }
+
     /// The mapping in one sentence, with this screenshot's numbers, for the model.
     pub fn rule(&self) -> String {
         let (dw, dh, iw, ih) = (

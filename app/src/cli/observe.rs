@@ -98,6 +98,9 @@ where
             fallback.image.width, fallback.image.height, fallback.rule
         )?;
     }
+    if let Some(note) = &observation.pixel_note {
+        writeln!(stdout, "# {}", note.sentence())?;
+    }
     stdout.flush()?;
     Ok(Outcome::Ok)
 }

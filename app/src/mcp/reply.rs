@@ -125,6 +125,12 @@ fn observation_blocks(observation: &Observation) -> Vec<ContentBlock> {
     if let Some(shot) = &observation.fallback {
         blocks.extend(screenshot_blocks(shot));
     }
+    blocks.extend(
+        observation
+            .pixel_note
+            .as_ref()
+            .map(|n| ContentBlock::text(n.sentence())),
+    );
     blocks
 }
 

@@ -5,6 +5,8 @@
 mod observe;
 #[cfg(test)]
 mod phone_tests;
+#[cfg(feature = "ocr")]
+mod pixels;
 #[cfg(any(test, feature = "synthetic"))]
 pub mod synthetic;
 #[cfg(test)]
@@ -15,7 +17,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-pub use observe::{Observation, Screenshot, structure_hash};
+pub use observe::{Observation, Screenshot, Unread, structure_hash};
 
 use observe::Look;
 
@@ -188,6 +190,8 @@ struct State<D, C> {
     screenshot: Option<(ImageScale, Option<String>)>,
     /// The structural hash after the last scroll, to recognise the end of a list.
     last_scroll: Option<u64>,
+    /// The agent was told once how to install the engine that reads text in pixels.
+    told_no_engine: bool,
     /// The last peeked screenshot and when the observation that was latest then was
     /// dumped: one per observation, not per version (a self-drawn screen keeps its version
     /// while its pixels change).
@@ -205,6 +209,7 @@ impl<D: Device, C: Clock> Session<D, C> {
                 screenshot: None,
                 last_scroll: None,
                 peeked: None,
+                told_no_engine: false,
             }),
         }
     }
@@ -360,7 +365,16 @@ impl<D: Device, C: Clock> State<D, C> {
         look: Look,
         dumped_at: Duration,
     ) -> Result<Observation, SessionError> {
-        observe::observe(&mut self.device, &self.clock, &self.config, look, dumped_at)
+        let mut observation =
+            observe::observe(&mut self.device, &self.clock, &self.config, look, dumped_at)?;
+        // How to install the engine is said once; a screen with no text, each time.
+        if let Some(Unread::NoEngine(_)) = observation.pixel_note {
+            if self.told_no_engine {
+                observation.pixel_note = None;
+            }
+            self.told_no_engine = true;
+        }
+        Ok(observation)
     }
 
     fn remember(&mut self, observation: &Observation) {

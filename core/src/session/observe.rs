@@ -63,6 +63,9 @@ pub struct Observation {
     /// `tree` (and `ocr` lines of `text`) too, kept apart for recordings and viewers.
     #[serde(skip)]
     pub pixel_text: Vec<PixelText>,
+    /// Why a self-drawn screen's text was not read in its screenshot, when it was not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pixel_note: Option<Unread>,
 }
 
 impl Observation {
@@ -99,6 +102,28 @@ pub fn structure_hash(tree: &Tree) -> u64 {
         (node.bounds, node.flags.bits(), node.depth).hash(&mut hasher);
     }
     hasher.finish()
+}
+
+/// What reading the screenshot came to, when it did not give lines.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "unread", content = "why", rename_all = "kebab-case")]
+pub enum Unread {
+    /// No engine: the sentence says how to install one.
+    NoEngine(String),
+    /// The screenshot holds no text the engine could read with enough confidence.
+    Nothing,
+    /// The engine failed or ran past its ceiling.
+    Failed(String),
+}
+
+impl Unread {
+    pub fn sentence(&self) -> String {
+        match self {
+            Unread::NoEngine(how) => format!("text was not read in the screenshot: {how}"),
+            Unread::Nothing => "no text was read in the screenshot".to_owned(),
+            Unread::Failed(why) => format!("text could not be read in the screenshot: {why}"),
+        }
+    }
 }
 
 /// How many times a fallback dump and screenshot are retaken to catch one moment.
@@ -148,6 +173,7 @@ pub(super) fn observe<D: Device, C: Clock>(
             tree: look.tree,
             pruned,
             pixel_text: Vec::new(),
+            pixel_note: None,
         };
         if !observation.pruned.fallback {
             return Ok(observation);
@@ -173,11 +199,19 @@ pub(super) fn observe<D: Device, C: Clock>(
                 dumped_at = again_at;
             }
             _ => {
-                observation.fallback = Some(Screenshot::of(
+                let shot = Screenshot::of(
                     &capture,
                     Some(observation.tree.display),
                     config.fallback_longest_side,
-                )?);
+                )?;
+                #[cfg(feature = "ocr")]
+                if config.rules.ocr
+                    && let Err(unread) =
+                        super::pixels::read_into(&mut observation, &shot, &config.rules)
+                {
+                    observation.pixel_note = Some(unread);
+                }
+                observation.fallback = Some(shot);
                 return Ok(observation);
             }
         }
