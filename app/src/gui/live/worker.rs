@@ -227,8 +227,9 @@ impl<F: Fn(Update)> Worker<'_, F> {
         });
         let name = format!("live: {}", self.name);
         match Document::from_bytes(name, None, latest.raw.as_bytes(), png.ok().as_deref()) {
-            Ok(mut document) => {
-                // The handles shown are the session's.
+            Ok(document) => {
+                // The handles shown are the session's, text read in pixels included.
+                let mut document = document.with_pixel_text(latest.pixel_text.clone());
                 document.version = latest.version.clone();
                 (self.send)(Update::Screen(Box::new(document)));
             }
