@@ -785,3 +785,68 @@ fn steps_written_together_are_numbered_in_order_and_the_header_says_how_safe_the
     .unwrap();
     assert_eq!(older.sync, None);
 }
+
+#[test]
+fn text_read_in_pixels_is_stored_with_its_screen_and_reads_back() {
+    use tapscope_core::model::{PixelText, Rect};
+
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("rec");
+    let mut writer = RecordingWriter::create(&folder, &header()).unwrap();
+    let read = vec![PixelText {
+        text: "Play".into(),
+        confidence: 91.5,
+        bounds: Rect::new(400, 1700, 680, 1820),
+    }];
+    let json = serde_json::to_vec(&read).unwrap();
+    let stored = writer
+        .store_screen(&ScreenFiles {
+            pixel_text: Some(&json),
+            ..screen("g1", "<hierarchy/>", None)
+        })
+        .unwrap();
+    let path = stored.pixel_text.clone().expect("a pixel text file");
+    assert!(
+        path.starts_with("screens/") && path.ends_with(".json"),
+        "{path}"
+    );
+    let plain = writer
+        .store_screen(&screen("a1", "<hierarchy/>", None))
+        .unwrap();
+    assert_eq!(plain.pixel_text, None);
+    let step = Step {
+        after: Some(stored.clone()),
+        ..tap("g1_1")
+    };
+    writer.append(&step).unwrap();
+    drop(writer);
+
+    let recording = tapscope_core::recording::read(&folder).unwrap();
+    let after = recording.steps[0].after.as_ref().unwrap();
+    assert_eq!(after, &stored);
+    assert_eq!(recording.load_pixel_text(after).unwrap(), read);
+    assert_eq!(recording.load_pixel_text(&plain).unwrap(), []);
+
+    // A file that is not pixel text says which and what to do.
+    let damaged = folder.join(&path);
+    fs::remove_file(&damaged).unwrap();
+    let bytes = b"not json";
+    let fake = format!("screens/{}.json", sha16(bytes));
+    fs::write(folder.join(&fake), bytes).unwrap();
+    let mut broken = after.clone();
+    broken.pixel_text = Some(fake.clone());
+    let said = recording.load_pixel_text(&broken).unwrap_err().to_string();
+    assert!(
+        said.contains(&fake) && said.contains("not text read in pixels"),
+        "{said}"
+    );
+}
+
+/// The first 16 hex digits of the SHA-256 of `bytes`, as screen files are named.
+fn sha16(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
