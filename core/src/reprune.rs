@@ -2,7 +2,7 @@
 //! agent now, which semantic nodes the new rules lose on them, and which steps' targets an
 //! agent could no longer address.
 //!
-//! Each distinct screen (by its stored dump) is parsed and pruned once, however many steps
+//! Each distinct screen (by its stored dump and text read in pixels) is parsed and pruned once, however many steps
 //! show it. Its tokens now are those of the text an agent would read under the new rules
 //! ([`render::versioned`]), against the tokens recorded; its lost nodes are the recall
 //! verdict of [`Stats`], as `tapscope prune --stats` gives it. A step's target is the node
@@ -362,9 +362,11 @@ struct Plan<'a> {
 impl<'a> Plan<'a> {
     fn of(steps: &'a [Step]) -> Self {
         let mut screens: Vec<&ScreenRef> = Vec::new();
-        let mut by_dump: HashMap<&str, usize> = HashMap::new();
+        // A dump with other text read in its pixels is another screen.
+        let mut by_dump: HashMap<(&str, Option<&str>), usize> = HashMap::new();
         let mut slot = |screen: &'a ScreenRef| {
-            *by_dump.entry(screen.dump.as_str()).or_insert_with(|| {
+            let files = (screen.dump.as_str(), screen.pixel_text.as_deref());
+            *by_dump.entry(files).or_insert_with(|| {
                 screens.push(screen);
                 screens.len() - 1
             })

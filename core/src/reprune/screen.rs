@@ -159,7 +159,7 @@ pub(super) fn reprune(
     (repruned, checks)
 }
 
-/// The screen's dump as text, and parsed.
+/// The screen's dump as text, and parsed, with the text it read in pixels.
 fn load(recording: &Recording, screen: &ScreenRef) -> Result<(String, Tree), ScreenProblem> {
     let file = &screen.dump;
     let dump = recording
@@ -169,5 +169,13 @@ fn load(recording: &Recording, screen: &ScreenRef) -> Result<(String, Tree), Scr
         file: file.clone(),
         reason: error.to_string(),
     })?;
+    let read = recording
+        .load_pixel_text(screen)
+        .map_err(|error| ScreenProblem::of(screen.pixel_text.as_deref().unwrap_or(file), error))?;
+    let tree = if read.is_empty() {
+        tree
+    } else {
+        tree.with_pixel_text(&read)
+    };
     Ok((dump, tree))
 }

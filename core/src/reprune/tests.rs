@@ -119,7 +119,10 @@ fn the_default_rules_change_nothing_on_a_generated_recording() {
         .flat_map(|s| [&s.before, &s.after])
         .flatten()
         .collect();
-    let distinct: HashSet<&str> = refs.iter().map(|s| s.dump.as_str()).collect();
+    let distinct: HashSet<(&str, Option<&str>)> = refs
+        .iter()
+        .map(|s| (s.dump.as_str(), s.pixel_text.as_deref()))
+        .collect();
     assert_eq!(result.screens.len(), distinct.len(), "each screen once");
     assert!(distinct.len() * 2 < refs.len(), "steps share screens");
     for screen in &result.screens {

@@ -290,8 +290,12 @@ impl Agent {
                 .or_else(|| session.peek_screenshot().ok());
             *png = shot.map(|shot| shot.png);
         }
+        let pixel_text = (!seen.pixel_text.is_empty())
+            .then(|| serde_json::to_vec(&seen.pixel_text))
+            .transpose()
+            .map_err(|source| RecordingError::Encode { step: 0, source })?;
         let stored = self.writer.store_screen(&ScreenFiles {
-            pixel_text: None,
+            pixel_text: pixel_text.as_deref(),
             version: &seen.version,
             dump: &seen.raw,
             pruned: &seen.text,
