@@ -211,3 +211,6 @@ pub(super) fn ink_at_contrast(paper: Rgb<u8>, ratio: f32) -> Rgb<u8> {
         .find(|&c| contrast(c, paper) <= ratio)
         .unwrap_or(paper)
 }
+
+#[cfg(test)]
+mod tests;

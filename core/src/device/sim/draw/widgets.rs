@@ -120,9 +120,14 @@ pub(super) fn node(canvas: &mut Canvas, n: &Shown, has_children: bool, display_w
             canvas.round(inset(r, 3), 29.0, SURFACE);
         }
         Kind::Text => {
-            let (ink, _) = readable(canvas, r, paper);
+            let (ink, chip) = readable(canvas, r, paper);
             let px = (r.height() as f32 * 0.72).min(42.0);
-            text::draw_in(canvas, label, r, 0, &Style::new(px, ink).lines(3));
+            let style = Style::new(px, ink).lines(3);
+            if chip == paper {
+                text::draw_in(canvas, label, r, 0, &style);
+            } else {
+                text::draw_in(canvas, label, r, 8, &style.centered());
+            }
         }
         Kind::Row => row(canvas, n, label, paper, display_width),
         Kind::Tile => tile(canvas, n, label, paper),
