@@ -175,13 +175,20 @@ impl Agent {
             self.summary.fallbacks > 0,
             "the game showed no fallback screenshot"
         );
-        // The white start button, display (540, 2100), in the screenshot's pixels.
-        let (x, y) = image_point(&result_text(&game), 540, 2100)?;
-        self.call(
-            "screen_operation_shell",
-            serde_json::json!({"command": format!("input tap {x} {y}")}),
-        )
-        .await?;
+        // "Play", drawn on the title screen around display (540, 1750), in the
+        // screenshot's pixels: the game starts, its score drawn in pixels alone.
+        let (x, y) = image_point(&result_text(&game), 540, 1750)?;
+        let play = self
+            .call(
+                "screen_operation_shell",
+                serde_json::json!({"command": format!("input tap {x} {y}")}),
+            )
+            .await?;
+        ensure!(
+            result_text(&play).contains("fallback: screenshot"),
+            "the game did not start: {}",
+            result_text(&play)
+        );
         self.call("press_key", serde_json::json!({"key": "home"}))
             .await?;
 

@@ -136,10 +136,12 @@ pub enum Shot {
     Captured(Arc<Capture>),
 }
 
-/// Identifies a screen's content: its version and its raw dump.
+/// Identifies a screen's content: its version and its raw dump, and on a self-drawn
+/// screen the pixels its fallback showed (two screens of a game can share one empty tree).
 fn fingerprint(seen: &Observation) -> u64 {
     let mut hasher = DefaultHasher::new();
-    (&seen.version, &seen.raw).hash(&mut hasher);
+    let pixels = seen.fallback.as_ref().map(|shot| &shot.png);
+    (&seen.version, &seen.raw, pixels).hash(&mut hasher);
     hasher.finish()
 }
 

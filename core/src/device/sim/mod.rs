@@ -17,6 +17,8 @@ pub mod specimen;
 mod view;
 
 #[cfg(test)]
+mod game_tests;
+#[cfg(test)]
 mod tests;
 
 use std::time::Duration;

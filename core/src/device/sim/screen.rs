@@ -267,8 +267,6 @@ pub(super) fn expand_all(files: Files, rng: &mut fastrand::Rng) -> Result<Vec<Sc
         .collect::<Result<_, _>>()?;
     for screen in &screens {
         for on in &screen.on {
-            on.check()
-                .map_err(|e| format!("assets/sim/{}.toml: {e}", screen.name))?;
             if let Some(go) = &on.go
                 && !screens.iter().any(|s| &s.name == go)
             {
@@ -297,6 +295,7 @@ pub(super) fn load(name: &str, text: &str, rng: &mut fastrand::Rng) -> Result<Sc
 
 /// A screen file's nodes with their repeats made, `{n}` and `{views}` filled in.
 fn expand(name: &str, file: ScreenFile, rng: &mut fastrand::Rng) -> Result<Screen, String> {
+    file.on.iter().try_for_each(On::check)?;
     let mut items: Vec<Item> = Vec::new();
     // For each spec id: where its copies were made.
     let mut copies: Vec<(String, Vec<Place>)> = Vec::new();

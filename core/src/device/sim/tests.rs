@@ -377,4 +377,11 @@ fn screen_files_with_mistakes_are_refused_with_a_reason() {
          class = \"View\"\nbounds = [0, 0, 10, 10]\nrepeat = {{ count = 2, step = [0, 10] }}\n"
     );
     assert!(bad(&nested).contains("may not nest"));
+    let two_triggers = format!("{node}[[on]]\ntap = \"a\"\ntap_rect = [0, 0, 5, 5]\nback = true\n");
+    assert!(bad(&two_triggers).contains("exactly one of tap, tap_rect, key"));
+    let no_effect = format!("{node}[[on]]\ntap_rect = [0, 0, 5, 5]\n");
+    assert!(bad(&no_effect).contains("exactly one of go, back"));
+    let painted =
+        format!("{node}[[paint]]\nrect = [0, 0, 5, 5]\ncolor = [1, 2, 3]\nfont = \"x\"\n");
+    assert!(bad(&painted).contains("font"));
 }

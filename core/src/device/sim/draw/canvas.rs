@@ -1,8 +1,6 @@
 //! `Canvas`: an RGB image drawn in display coordinates at a scale of the display, clipped
 //! to one rectangle at a time; rows filled as slices, edges and shapes anti-aliased.
 
-use ab_glyph::{Point, point};
-use ab_glyph_rasterizer::Rasterizer;
 use image::{Rgb, RgbImage};
 
 use crate::model::Rect;
@@ -20,10 +18,8 @@ pub(super) struct Canvas {
 impl Canvas {
     /// A `width`×`height` image (pixels) of `colour`, drawn at `scale` of the display.
     pub(super) fn new(width: u32, height: u32, scale: f32, colour: Rgb<u8>) -> Self {
-        let mut raw = Vec::with_capacity(width as usize * height as usize * 3);
-        for _ in 0..width as usize * height as usize {
-            raw.extend_from_slice(&colour.0);
-        }
+        let row: Vec<u8> = colour.0.repeat(width as usize);
+        let raw = row.repeat(height as usize);
         let img = RgbImage::from_raw(width, height, raw).unwrap_or_else(|| RgbImage::new(1, 1));
         let clip = [0, 0, img.width() as i32, img.height() as i32];
         Self {
@@ -176,12 +172,7 @@ impl Canvas {
             return;
         }
         if cover >= 1.0 {
-            let stride = self.img.width() as usize * 3;
-            let row = y as usize * stride;
-            let raw: &mut [u8] = &mut self.img;
-            for px in raw[row + l as usize * 3..row + right as usize * 3].chunks_exact_mut(3) {
-                px.copy_from_slice(&colour.0);
-            }
+            self.run(y, l, right, colour);
         } else {
             for x in l..right {
                 self.blend_px(x, y, cover, colour);
@@ -189,34 +180,66 @@ impl Canvas {
         }
     }
 
-    /// A filled polygon (display coordinates, closed for you), anti-aliased.
+    /// A filled convex polygon (display coordinates, closed for you), anti-aliased:
+    /// each row sampled at four heights, its solid middle filled as a slice and only its
+    /// edge pixels blended by how much of them the polygon covers.
     pub(super) fn polygon(&mut self, points: &[(f32, f32)], colour: Rgb<u8>) {
         let s = self.scale;
-        let pts: Vec<Point> = points.iter().map(|&(x, y)| point(x * s, y * s)).collect();
-        let (Some(min_x), Some(min_y)) = (
-            pts.iter().map(|p| p.x).reduce(f32::min),
-            pts.iter().map(|p| p.y).reduce(f32::min),
-        ) else {
+        let pts: Vec<(f32, f32)> = points.iter().map(|&(x, y)| (x * s, y * s)).collect();
+        let Some(top) = pts.iter().map(|p| p.1).reduce(f32::min) else {
             return;
         };
-        let max_x = pts.iter().map(|p| p.x).fold(min_x, f32::max);
-        let max_y = pts.iter().map(|p| p.y).fold(min_y, f32::max);
-        let (ox, oy) = (min_x.floor(), min_y.floor());
-        let (w, h) = (
-            (max_x - ox).ceil() as usize + 1,
-            (max_y - oy).ceil() as usize + 1,
-        );
-        if w > 4096 || h > 4096 {
+        let bottom = pts.iter().map(|p| p.1).fold(top, f32::max);
+        let [cl, ct, cr, cb] = self.clip;
+        let (y0, y1) = ((top.floor() as i32).max(ct), (bottom.ceil() as i32).min(cb));
+        const SAMPLES: [f32; 4] = [0.125, 0.375, 0.625, 0.875];
+        for y in y0..y1 {
+            let spans = SAMPLES.map(|dy| crossing(&pts, y as f32 + dy));
+            let (Some(lo), Some(hi)) = (
+                spans.iter().flatten().map(|s| s.0).reduce(f32::min),
+                spans.iter().flatten().map(|s| s.1).reduce(f32::max),
+            ) else {
+                continue;
+            };
+            // The pixels every sample covers whole.
+            let solid = spans.iter().try_fold((f32::MIN, f32::MAX), |(l, r), s| {
+                s.map(|(sl, sr)| (l.max(sl.ceil()), r.min(sr.floor())))
+            });
+            let (solid_l, solid_r) = match solid {
+                Some((l, r)) if l < r => (l as i32, r as i32),
+                _ => (hi.ceil() as i32, hi.ceil() as i32),
+            };
+            let cover = |x: i32| {
+                let (a, b) = (x as f32, x as f32 + 1.0);
+                spans
+                    .iter()
+                    .flatten()
+                    .map(|&(l, r)| (b.min(r) - a.max(l)).clamp(0.0, 1.0))
+                    .sum::<f32>()
+                    / 4.0
+            };
+            for x in (lo.floor() as i32)..solid_l.min(hi.ceil() as i32) {
+                self.blend_px(x, y, cover(x), colour);
+            }
+            if solid_l < solid_r {
+                self.run(y, solid_l.max(cl), solid_r.min(cr), colour);
+            }
+            for x in solid_r.max(solid_l)..(hi.ceil() as i32) {
+                self.blend_px(x, y, cover(x), colour);
+            }
+        }
+    }
+
+    /// Image row `y` from `l` to `r` (exclusive) set to `colour`, as one slice.
+    fn run(&mut self, y: i32, l: i32, r: i32, colour: Rgb<u8>) {
+        if l >= r || y < 0 {
             return;
         }
-        let mut raster = Rasterizer::new(w, h);
-        for (k, p) in pts.iter().enumerate() {
-            let q = pts[(k + 1) % pts.len()];
-            raster.draw_line(point(p.x - ox, p.y - oy), point(q.x - ox, q.y - oy));
+        let row = y as usize * self.img.width() as usize * 3;
+        let raw: &mut [u8] = &mut self.img;
+        for px in raw[row + l as usize * 3..row + r as usize * 3].chunks_exact_mut(3) {
+            px.copy_from_slice(&colour.0);
         }
-        raster.for_each_pixel_2d(|x, y, a| {
-            self.blend_px(ox as i32 + x as i32, oy as i32 + y as i32, a, colour);
-        });
     }
 
     /// A line `width` display pixels thick from `a` to `b`.
@@ -257,4 +280,17 @@ impl Canvas {
         let [cl, ct, cr, cb] = self.clip;
         x >= cl && x < cr && y >= ct && y < cb
     }
+}
+
+/// Where the horizontal line at `y` enters and leaves a convex polygon, if it meets it.
+fn crossing(pts: &[(f32, f32)], y: f32) -> Option<(f32, f32)> {
+    let mut found: Option<(f32, f32)> = None;
+    for (k, &(x0, y0)) in pts.iter().enumerate() {
+        let (x1, y1) = pts[(k + 1) % pts.len()];
+        if (y0 <= y && y < y1) || (y1 <= y && y < y0) {
+            let x = x0 + (y - y0) / (y1 - y0) * (x1 - x0);
+            found = Some(found.map_or((x, x), |(l, r)| (l.min(x), r.max(x))));
+        }
+    }
+    found
 }

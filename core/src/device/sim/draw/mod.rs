@@ -4,6 +4,7 @@
 //! navigation handle (`system`), on a `Canvas` at any scale of the display.
 
 mod canvas;
+mod controls;
 mod icons;
 mod system;
 mod text;
@@ -105,6 +106,21 @@ fn paint(canvas: &mut Canvas, p: &Paint, shift_x: i32, tick: Option<u64>) {
             text::draw_in(canvas, &words, rect, 0, &style);
         }
     }
+}
+
+/// `r` shrunk by `by` on every side.
+pub(super) fn inset(r: Rect, by: i32) -> Rect {
+    Rect::new(r.left + by, r.top + by, r.right - by, r.bottom - by)
+}
+
+/// The square of half-side `half` around (`cx`, `cy`).
+pub(super) fn inset_square(cx: f32, cy: f32, half: f32) -> Rect {
+    Rect::new(
+        (cx - half) as i32,
+        (cy - half) as i32,
+        (cx + half) as i32,
+        (cy + half) as i32,
+    )
 }
 
 /// Relative luminance, 0 (black) to 1 (white), of an sRGB colour.
@@ -211,3 +227,6 @@ pub(super) fn ink_at_contrast(paper: Rgb<u8>, ratio: f32) -> Rgb<u8> {
         .find(|&c| contrast(c, paper) <= ratio)
         .unwrap_or(paper)
 }
+
+#[cfg(test)]
+mod tests;
