@@ -121,9 +121,10 @@ struct Run<'a, D: ServedDevice, C: ServedClock> {
     written: &'a Receiver<Step>,
     /// Today's screen in the place of each recorded version.
     today: HashMap<String, Arc<Observation>>,
-    /// Recorded screens as the agent read them, by dump file (one version may have had
-    /// several dumps: the same text at other exact bounds); `None` when unreadable.
-    recorded: HashMap<String, Option<Arc<(Tree, Pruned)>>>,
+    /// Recorded screens as the agent read them, by dump and pixel text files (one version
+    /// may have had several dumps: the same text at other exact bounds); `None` when
+    /// unreadable.
+    recorded: HashMap<(String, Option<String>), Option<Arc<(Tree, Pruned)>>>,
     /// What could not be compared, as it is found.
     notes: Vec<String>,
     /// Whether the display sizes of then and now were compared yet.
@@ -189,14 +190,16 @@ impl<D: ServedDevice, C: ServedClock> Run<'_, D, C> {
 
     /// A recorded screen as the agent read it (loaded once).
     fn recorded_screen(&mut self, screen: &ScreenRef) -> Option<Arc<(Tree, Pruned)>> {
-        if let Some(known) = self.recorded.get(&screen.dump) {
+        // One dump can be several screens: other text read in its pixels.
+        let files = (screen.dump.clone(), screen.pixel_text.clone());
+        if let Some(known) = self.recorded.get(&files) {
             return known.clone();
         }
         let loaded = replay::recorded_screen(self.original, screen)
             .ok()
             .flatten()
             .map(Arc::new);
-        self.recorded.insert(screen.dump.clone(), loaded.clone());
+        self.recorded.insert(files, loaded.clone());
         loaded
     }
 
