@@ -183,13 +183,72 @@ pub fn compare(
     }
 }
 
+/// Text read in pixels that moved by at most this many display pixels on any edge has not
+/// moved: the engine's boxes shift by a pixel or two between two reads of one picture.
+pub const PIXEL_TEXT_JITTER: i32 = 12;
+
 /// What differs between two screens made [`comparable`]; `None` when nothing does.
 pub fn screen_changes(then: Screen<'_>, now: Screen<'_>, ignore: &Ignore) -> Option<Changes> {
     let (then, now) = (comparable(then, ignore), comparable(now, ignore));
-    let diff = tree_diff(&then, &now);
+    let mut diff = tree_diff(&then, &now);
+    diff.changed.retain(|c| !is_jitter(c));
     let mut changes = Changes::of(&diff);
     if then.app != now.app {
         changes.app = Some(format!("{} → {}", then.app, now.app));
     }
     (!diff.is_empty() || changes.app.is_some()).then_some(changes)
+}
+
+/// A node read in pixels whose box only shifted within [`PIXEL_TEXT_JITTER`].
+fn is_jitter(changed: &crate::inspect::tree_diff::Changed) -> bool {
+    let (a, b) = (changed.before.bounds, changed.after.bounds);
+    let within = [
+        a.left - b.left,
+        a.top - b.top,
+        a.right - b.right,
+        a.bottom - b.bottom,
+    ]
+    .iter()
+    .all(|d| d.abs() <= PIXEL_TEXT_JITTER);
+    changed.what == ["moved"] && changed.after.label.starts_with("ocr ") && within
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{PixelText, Rect, Tree};
+    use crate::parse::parse_str;
+    use crate::prune::{PruneRules, Pruned, prune_with_version};
+
+    fn game(play_left: i32) -> (Tree, Pruned) {
+        let tree = parse_str(
+            r#"<hierarchy rotation="0"><node class="android.view.SurfaceView" package="game" bounds="[0,96][1080,2400]"/></hierarchy>"#,
+        )
+        .unwrap()
+        .with_pixel_text(&[PixelText {
+            text: "Play".into(),
+            confidence: 95.0,
+            bounds: Rect::new(play_left, 1700, play_left + 180, 1800),
+        }]);
+        let pruned = prune_with_version(&tree, &PruneRules::default(), "0123456789ab".into());
+        (tree, pruned)
+    }
+
+    #[test]
+    fn text_read_in_pixels_that_shifts_a_few_pixels_has_not_moved() {
+        fn screen(s: &(Tree, Pruned)) -> Screen<'_> {
+            Screen {
+                tree: &s.0,
+                pruned: &s.1,
+            }
+        }
+        let (then, jittered, moved) = (game(450), game(455), game(700));
+        let ignore = Ignore::default();
+        assert_eq!(
+            screen_changes(screen(&then), screen(&jittered), &ignore),
+            None
+        );
+        let changes = screen_changes(screen(&then), screen(&moved), &ignore).unwrap();
+        assert_eq!(changes.changed, ["ocr \"Play\" (moved)"]);
+    }
 }
