@@ -43,14 +43,14 @@ impl<C: Clock + Clone + Send> Sim<C> {
             && let Some(to) = self.screens.iter().position(|s| &s.name == go)
         {
             self.history.push(self.current);
-            self.current = to;
+            self.enter(to);
             self.start(AnimKind::Slide { forward: true }, length);
         }
     }
 
     pub(super) fn back(&mut self, length: Duration) {
         if let Some(previous) = self.history.pop() {
-            self.current = previous;
+            self.enter(previous);
             self.start(AnimKind::Slide { forward: false }, length);
         }
     }
@@ -63,6 +63,15 @@ impl<C: Clock + Clone + Send> Sim<C> {
                 (tap.is_some() && on.tap.as_deref() == tap)
                     || (key.is_some() && on.key.as_deref() == key)
             })
+            .cloned()
+    }
+
+    /// The `tap_rect` rule of the current screen a tap at `at` lands in.
+    pub(super) fn transition_at(&self, at: Point) -> Option<On> {
+        self.screen()?
+            .on
+            .iter()
+            .find(|on| on.takes_point(at.x, at.y))
             .cloned()
     }
 

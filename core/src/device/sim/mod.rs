@@ -6,12 +6,14 @@
 //! accessibility events arrive at its start and every 100 ms until its end.
 
 pub mod costs;
+mod draw;
 mod input;
 mod next;
 pub mod phone;
 mod render;
 mod screen;
 pub mod shell;
+pub mod specimen;
 mod view;
 
 #[cfg(test)]
@@ -97,6 +99,8 @@ pub struct Sim<C> {
     /// Per screen, per item: what the user changed.
     states: Vec<Vec<ItemState>>,
     current: usize,
+    /// When the current screen was entered, on the clock.
+    entered: Duration,
     history: Vec<usize>,
     anim: Option<Anim>,
     status_clock: String,
@@ -122,6 +126,7 @@ impl<C: Clock + Clone + Send> Sim<C> {
             .map(|s| s.items.iter().map(ItemState::initial).collect())
             .collect();
         Self {
+            entered: clock.now(),
             clock,
             build,
             screens,
@@ -172,6 +177,7 @@ impl<C: Clock + Clone + Send> Sim<C> {
         let ticked = self
             .screen()
             .and_then(|s| s.ticker.as_ref())
+            .filter(|t| t.node.is_some())
             .map(|t| Event {
                 at: floor_to(now, Duration::ZERO, Duration::from_millis(t.every_ms)),
                 kind: EventKind::WindowContentChanged,
@@ -230,17 +236,22 @@ impl<C: Clock + Clone + Send> Sim<C> {
         Some((anim, (now.saturating_sub(anim.start)).as_secs_f64() / total))
     }
 
-    /// Everything on screen, settled or as the animation has it now.
-    fn frame(&self, settled: bool) -> (Vec<Shown>, i32) {
+    /// Everything on screen, settled or as the animation has it now, and how the app
+    /// window is placed.
+    fn frame(&self, settled: bool) -> (Vec<Shown>, Placement) {
         let Some(screen) = self.screen() else {
-            return (Vec::new(), 0);
+            return (Vec::new(), Placement::default());
         };
         let mut at = Placement {
             tick: screen.ticker.as_ref().map(|t| {
                 let every = u128::from(t.every_ms.max(1));
-                let ticks = self.clock.now().as_millis() / every;
-                self.ticker_base
-                    .saturating_add(u64::try_from(ticks).unwrap_or(u64::MAX))
+                let (base, since) = match t.start {
+                    Some(start) => (start, self.entered),
+                    None => (self.ticker_base, Duration::ZERO),
+                };
+                let ticks = self.clock.now().saturating_sub(since).as_millis() / every;
+                let ticks = u64::try_from(ticks).unwrap_or(u64::MAX);
+                base.saturating_add(ticks.saturating_mul(t.step))
             }),
             ..Placement::default()
         };
@@ -268,7 +279,7 @@ impl<C: Clock + Clone + Send> Sim<C> {
         if screen.keyboard {
             nodes.extend(view::keyboard(DISPLAY.width, DISPLAY.height));
         }
-        (nodes, at.shift_x)
+        (nodes, at)
     }
 
     fn state(&self, item: usize) -> Option<&ItemState> {
@@ -316,6 +327,9 @@ impl<C: Clock + Clone + Send> Device for Sim<C> {
         self.check_point(at)?;
         let wanted = Flags::CLICKABLE | Flags::CHECKABLE | Flags::EDITABLE;
         let Some(node) = self.hit(at, wanted) else {
+            if let Some(on) = self.transition_at(at) {
+                self.apply(&on);
+            }
             return Ok(());
         };
         if node.window == Win::Keyboard {
@@ -405,7 +419,7 @@ impl<C: Clock + Clone + Send> Device for Sim<C> {
             Key::Back => self.back(Duration::from_millis(300)),
             Key::Home if self.current != 0 => {
                 self.history.clear();
-                self.current = 0;
+                self.enter(0);
                 self.start(
                     AnimKind::Slide { forward: false },
                     Duration::from_millis(400),
@@ -447,7 +461,7 @@ impl<C: Clock + Clone + Send> Device for Sim<C> {
             )));
         };
         self.history = if to == 0 { Vec::new() } else { vec![0] };
-        self.current = to;
+        self.enter(to);
         self.start(
             AnimKind::Slide { forward: true },
             Duration::from_millis(600),
@@ -459,9 +473,29 @@ impl<C: Clock + Clone + Send> Device for Sim<C> {
 impl<C: Clock + Clone + Send> Sim<C> {
     /// What is shown, drawn at `scale` of the display.
     fn draw(&self, scale: f64) -> Result<image::RgbImage, DeviceError> {
-        let (nodes, shift) = self.frame(false);
-        let paint = self.screen().map_or(&[][..], |s| s.paint.as_slice());
-        render::pixels(&nodes, paint, shift, DISPLAY, scale).map_err(screenshot_failed)
+        self.draw_words(scale, false).map(|(pixels, _)| pixels)
+    }
+
+    /// [`Sim::draw`], with each word drawn and its ink box (image pixels) when `keep_words`.
+    fn draw_words(
+        &self,
+        scale: f64,
+        keep_words: bool,
+    ) -> Result<(image::RgbImage, Vec<(String, crate::model::Rect)>), DeviceError> {
+        let (nodes, at) = self.frame(false);
+        let scene = draw::Scene {
+            nodes: &nodes,
+            paint: self.screen().map_or(&[][..], |s| s.paint.as_slice()),
+            shift_x: at.shift_x,
+            tick: at.tick,
+        };
+        draw::pixels(&scene, DISPLAY, scale, keep_words).map_err(screenshot_failed)
+    }
+
+    /// Shows screen `to` from now on.
+    fn enter(&mut self, to: usize) {
+        self.current = to;
+        self.entered = self.clock.now();
     }
 }
 

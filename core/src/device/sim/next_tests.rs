@@ -31,6 +31,8 @@ fn the_next_build_has_every_screen_but_search_and_each_prunes_losslessly() {
             "settings",
             "permission",
             "game",
+            "game_play",
+            "game_settings",
             "live"
         ],
         "a broken change gives one error screen"

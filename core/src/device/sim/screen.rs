@@ -6,6 +6,33 @@
 //! `columns`, each shifted by `step`; its descendants are copied with it and take the
 //! copy's entry of `texts`. `{n}` in a text is the copy's number from 1, `{views}` a
 //! view count drawn from the seed.
+//!
+//! Self-drawn content (a game, a map) is pixels the tree does not describe. Each
+//! `[[paint]]` is drawn under the nodes, in file order, in display pixels:
+//!
+//! ```toml
+//! [[paint]]                      # a filled rectangle, corners rounded by `radius`
+//! rect = [240, 1640, 840, 1860]
+//! color = [250, 250, 252]
+//! radius = 110
+//!
+//! [[paint]]                      # a line of text centred in `rect`, `size` pixels high
+//! rect = [240, 1640, 840, 1860]  # (the font's ascent to descent), shrunk to fit
+//! text = "Play"
+//! size = 112
+//! color = [24, 26, 48]
+//! ```
+//!
+//! `{}` in painted text is the ticker's count. A tap on pixels alone is an `[[on]]` with
+//! `tap_rect = [l, t, r, b]` instead of `tap`: a tap inside the rectangle that no
+//! clickable node takes. Every `[[on]]` has exactly one trigger (`tap`, `tap_rect`,
+//! `key`) and one effect (`go`, `back`).
+//!
+//! A `[ticker]` counts every `every_ms` by `step` (1 unless given). With `node`, that
+//! node's text is `format` with `{}` replaced by the count, and every tick raises a
+//! content-changed event; without one only painted text changes, as a game's pixels do,
+//! with no event. With `start` the count starts there when the screen is entered;
+//! without, it is drawn from the seed and runs on the clock whether shown or not.
 
 use serde::Deserialize;
 
@@ -14,7 +41,7 @@ use crate::model::{Flags, Rect};
 use super::next::Build;
 
 /// Every screen file, by name; the first is where the phone starts.
-const SOURCES: [(&str, &str); 8] = [
+const SOURCES: [(&str, &str); 10] = [
     (
         "launcher",
         include_str!("../../../../assets/sim/launcher.toml"),
@@ -31,6 +58,14 @@ const SOURCES: [(&str, &str); 8] = [
         include_str!("../../../../assets/sim/permission.toml"),
     ),
     ("game", include_str!("../../../../assets/sim/game.toml")),
+    (
+        "game_play",
+        include_str!("../../../../assets/sim/game_play.toml"),
+    ),
+    (
+        "game_settings",
+        include_str!("../../../../assets/sim/game_settings.toml"),
+    ),
     ("live", include_str!("../../../../assets/sim/live.toml")),
 ];
 
@@ -94,6 +129,8 @@ fn one() -> usize {
 pub(super) struct On {
     /// A node's `id` (every copy of a repeated node answers to it).
     pub tap: Option<String>,
+    /// A rectangle of the display (`[l, t, r, b]`) that no clickable node covers.
+    pub tap_rect: Option<[i32; 4]>,
     /// A key name: back, home, enter, search.
     pub key: Option<String>,
     /// Go to this screen.
@@ -105,23 +142,71 @@ pub(super) struct On {
     pub anim_ms: u64,
 }
 
-/// A text that changes on its own, forever.
+impl On {
+    /// Exactly one trigger and one effect, or why not.
+    fn check(&self) -> Result<(), String> {
+        let triggers = [
+            self.tap.is_some(),
+            self.tap_rect.is_some(),
+            self.key.is_some(),
+        ];
+        let effects = [self.go.is_some(), self.back];
+        if triggers.iter().filter(|&&t| t).count() != 1 {
+            return Err("an [[on]] needs exactly one of tap, tap_rect, key".into());
+        }
+        if effects.iter().filter(|&&e| e).count() != 1 {
+            return Err("an [[on]] needs exactly one of go, back".into());
+        }
+        Ok(())
+    }
+
+    /// Whether a tap at (`x`, `y`) is inside this rule's `tap_rect`.
+    pub(super) fn takes_point(&self, x: i32, y: i32) -> bool {
+        self.tap_rect
+            .is_some_and(|[l, t, r, b]| x >= l && x < r && y >= t && y < b)
+    }
+}
+
+/// A count that changes on its own, forever.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct Ticker {
-    /// The node whose text ticks.
-    pub node: String,
+    /// The node whose text ticks; without one, only painted text shows the count.
+    pub node: Option<String>,
     pub every_ms: u64,
-    /// `{}` is replaced by the count.
+    /// The node's text: `{}` is replaced by the count.
+    #[serde(default)]
     pub format: String,
+    /// What a tick adds.
+    #[serde(default = "one_step")]
+    pub step: u64,
+    /// The count when the screen is entered; without it, drawn from the seed.
+    pub start: Option<u64>,
 }
 
-/// A filled rectangle of self-drawn content, not in the tree.
-#[derive(Clone, Copy, Debug, Deserialize)]
+fn one_step() -> u64 {
+    1
+}
+
+/// Self-drawn content, not in the tree: a filled rectangle, or a line of text in it.
+#[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct Paint {
     pub rect: [i32; 4],
+    /// The fill's colour, or the text's.
     pub color: [u8; 3],
+    /// How much a fill's corners are rounded.
+    #[serde(default)]
+    pub radius: f32,
+    /// Text centred in `rect`.
+    pub text: Option<String>,
+    /// The text's size in display pixels.
+    #[serde(default = "text_size")]
+    pub size: u32,
+}
+
+fn text_size() -> u32 {
+    48
 }
 
 /// One node of a screen, repeats expanded.
@@ -182,6 +267,8 @@ pub(super) fn expand_all(files: Files, rng: &mut fastrand::Rng) -> Result<Vec<Sc
         .collect::<Result<_, _>>()?;
     for screen in &screens {
         for on in &screen.on {
+            on.check()
+                .map_err(|e| format!("assets/sim/{}.toml: {e}", screen.name))?;
             if let Some(go) = &on.go
                 && !screens.iter().any(|s| &s.name == go)
             {

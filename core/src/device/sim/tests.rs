@@ -50,7 +50,7 @@ fn every_screen_loads_parses_and_prunes_losslessly() {
     let (mut sim, mut clock) = sim(7);
     assert_eq!(
         sim.screens.len(),
-        8,
+        10,
         "a broken asset gives one error screen"
     );
     for name in [
@@ -61,13 +61,15 @@ fn every_screen_loads_parses_and_prunes_losslessly() {
         "settings",
         "permission",
         "game",
+        "game_play",
+        "game_settings",
         "live",
     ] {
         go_to(&mut sim, &mut clock, name);
         let (tree, pruned) = pruned(&mut sim);
         let lost = recall::check(&tree, &pruned).lost;
         assert!(lost.is_empty(), "{name}: {lost:?}");
-        assert_eq!(pruned.fallback, name == "game", "{name}");
+        assert_eq!(pruned.fallback, name.starts_with("game"), "{name}");
         assert!(
             tree.windows
                 .iter()
@@ -250,9 +252,14 @@ fn the_self_drawn_screen_falls_back_to_a_real_screenshot() {
     let png = sim.screenshot_png().unwrap();
     let img = image::load_from_memory(&png).unwrap().to_rgb8();
     assert_eq!((img.width(), img.height()), (1080, 2400));
-    let red = img.get_pixel(270, 730);
-    assert_ne!(red, img.get_pixel(540, 1000));
-    assert_ne!(red, img.get_pixel(540, 1260));
+    let red = img.get_pixel(260, 820);
+    assert_eq!(red.0, [220, 60, 60], "a block");
+    assert_eq!(img.get_pixel(540, 1200).0, [24, 26, 48], "the background");
+    assert_eq!(
+        img.get_pixel(300, 1750).0,
+        [250, 250, 252],
+        "the Play button"
+    );
 }
 
 #[test]

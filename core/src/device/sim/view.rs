@@ -32,6 +32,8 @@ pub(super) struct Shown {
     /// The part not clipped by scrolling ancestors or the display: where a touch lands.
     pub visible: Rect,
     pub flags: Flags,
+    /// An empty field showing its hint as its text.
+    pub showing_hint: bool,
 }
 
 /// What the app changed on an item since the screen was authored.
@@ -93,7 +95,7 @@ pub(super) fn app_nodes(
         flags.set(Flags::CHECKED, st.checked);
         flags.set(Flags::FOCUSED, st.focused);
         let text = match &screen.ticker {
-            Some(t) if t.node == item.id => {
+            Some(t) if t.node.as_deref() == Some(item.id.as_str()) => {
                 t.format.replace("{}", &at.tick.unwrap_or(0).to_string())
             }
             _ if item.flags.contains(Flags::EDITABLE) && st.text.is_empty() => item.hint.clone(),
@@ -112,6 +114,7 @@ pub(super) fn app_nodes(
             bounds,
             visible: bounds.intersect(&clip),
             flags,
+            showing_hint: item.flags.contains(Flags::EDITABLE) && st.text.is_empty(),
         });
         let (scroll, child_clip) = if item.flags.contains(Flags::SCROLLABLE) {
             let scroll = match at.scroll {
@@ -150,6 +153,7 @@ fn plain(window: Win, depth: usize, class: &str, package: &str, bounds: Rect) ->
         bounds,
         visible: bounds,
         flags: Flags::ENABLED,
+        showing_hint: false,
     }
 }
 
