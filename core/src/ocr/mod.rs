@@ -44,6 +44,7 @@ mod engine;
 mod error;
 mod image;
 mod process;
+pub mod score;
 mod tsv;
 
 pub use engine::{DEFAULT_TIMEOUT, PAGE_SEGMENTATION, Tesseract};

@@ -1,0 +1,197 @@
+//! How well a read matches what was drawn: word recall, precision and box error against
+//! known words at known boxes (the sim's specimens draw them).
+//!
+//! A read word counts when its text equals a known word's, case-sensitive, once both are
+//! trimmed of punctuation at either end, and its box overlaps the known box; each known
+//! word is matched at most once, to the overlapping read word of that text whose box is
+//! closest. A box's error is the mean absolute difference of its four edges, in pixels.
+
+use super::TextLine;
+use crate::model::Rect;
+
+/// Counts over one or more images.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Score {
+    /// Words drawn.
+    pub known: usize,
+    /// Words read (every word of every line given).
+    pub read: usize,
+    /// Read words that matched a drawn one.
+    pub matched: usize,
+    /// The box error of each match, in pixels.
+    pub box_errors: Vec<f64>,
+}
+
+impl Score {
+    /// Matched over drawn; 1 when nothing was drawn.
+    pub fn recall(&self) -> f64 {
+        ratio(self.matched, self.known)
+    }
+
+    /// Matched over read; 1 when nothing was read.
+    pub fn precision(&self) -> f64 {
+        ratio(self.matched, self.read)
+    }
+
+    /// The median box error of the matches; `None` without one.
+    pub fn median_box_error(&self) -> Option<f64> {
+        let mut errors = self.box_errors.clone();
+        if errors.is_empty() {
+            return None;
+        }
+        errors.sort_by(f64::total_cmp);
+        let mid = errors.len() / 2;
+        Some(if errors.len() % 2 == 1 {
+            errors[mid]
+        } else {
+            (errors[mid - 1] + errors[mid]) / 2.0
+        })
+    }
+
+    /// Both scores' counts together.
+    pub fn add(&mut self, other: &Score) {
+        self.known += other.known;
+        self.read += other.read;
+        self.matched += other.matched;
+        self.box_errors.extend_from_slice(&other.box_errors);
+    }
+}
+
+fn ratio(part: usize, whole: usize) -> f64 {
+    if whole == 0 {
+        1.0
+    } else {
+        part as f64 / whole as f64
+    }
+}
+
+/// `lines` read from an image on which `known` words were drawn at their boxes.
+pub fn score(known: &[(String, Rect)], lines: &[TextLine]) -> Score {
+    let read: Vec<(&str, Rect)> = lines
+        .iter()
+        .flat_map(|l| &l.words)
+        .map(|w| (trim_punctuation(&w.text), w.bounds))
+        .collect();
+    let mut taken = vec![false; read.len()];
+    let mut out = Score {
+        known: known.len(),
+        read: read.len(),
+        ..Score::default()
+    };
+    for (text, bounds) in known {
+        let text = trim_punctuation(text);
+        let best = read
+            .iter()
+            .enumerate()
+            .filter(|&(i, (t, b))| !taken[i] && *t == text && !b.intersect(bounds).is_empty())
+            .map(|(i, (_, b))| (i, box_error(*b, *bounds)))
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        if let Some((i, error)) = best {
+            taken[i] = true;
+            out.matched += 1;
+            out.box_errors.push(error);
+        }
+    }
+    out
+}
+
+/// The mean absolute difference of the four edges of `a` and `b`, in pixels.
+pub fn box_error(a: Rect, b: Rect) -> f64 {
+    let d = |x: i32, y: i32| (f64::from(x) - f64::from(y)).abs();
+    (d(a.left, b.left) + d(a.top, b.top) + d(a.right, b.right) + d(a.bottom, b.bottom)) / 4.0
+}
+
+/// `text` without punctuation at either end (`"Play!"` → `Play`, `«Off»` → `Off`).
+pub fn trim_punctuation(text: &str) -> &str {
+    text.trim()
+        .trim_matches(|c: char| c.is_ascii_punctuation() || is_unicode_punctuation(c))
+}
+
+fn is_unicode_punctuation(c: char) -> bool {
+    matches!(
+        c,
+        '‘' | '’'
+            | '“'
+            | '”'
+            | '«'
+            | '»'
+            | '‹'
+            | '›'
+            | '…'
+            | '–'
+            | '—'
+            | '¡'
+            | '¿'
+            | '·'
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ocr::Word;
+
+    fn line(words: &[(&str, Rect)]) -> TextLine {
+        let words: Vec<Word> = words
+            .iter()
+            .map(|(t, b)| Word {
+                text: (*t).into(),
+                confidence: 90.0,
+                bounds: *b,
+            })
+            .collect();
+        TextLine {
+            text: String::new(),
+            confidence: 90.0,
+            bounds: Rect::default(),
+            words,
+        }
+    }
+
+    #[test]
+    fn a_word_counts_with_its_text_and_an_overlapping_box() {
+        let known = vec![
+            ("Play".to_string(), Rect::new(10, 10, 50, 30)),
+            ("Scores".to_string(), Rect::new(10, 40, 70, 60)),
+            ("Quit".to_string(), Rect::new(10, 70, 50, 90)),
+        ];
+        let lines = [
+            line(&[("Play!", Rect::new(12, 11, 51, 30))]), // punctuation trimmed
+            line(&[("scores", Rect::new(10, 40, 70, 60))]), // wrong case
+            line(&[("Quit", Rect::new(200, 70, 240, 90))]), // far from its box
+            line(&[("Quit", Rect::new(11, 70, 49, 91))]),
+        ];
+        let s = score(&known, &lines);
+        assert_eq!((s.known, s.read, s.matched), (3, 4, 2));
+        assert_eq!(s.recall(), 2.0 / 3.0);
+        assert_eq!(s.precision(), 0.5);
+        assert_eq!(s.box_errors, [1.0, 0.75]);
+        assert_eq!(s.median_box_error(), Some(0.875));
+    }
+
+    #[test]
+    fn a_known_word_is_matched_once_to_its_closest_read() {
+        let known = vec![("Go".to_string(), Rect::new(0, 0, 20, 10))];
+        let lines = [line(&[
+            ("Go", Rect::new(5, 0, 25, 10)),
+            ("Go", Rect::new(0, 0, 21, 10)),
+        ])];
+        let s = score(&known, &lines);
+        assert_eq!((s.matched, s.read), (1, 2));
+        assert_eq!(s.box_errors, [0.25]);
+    }
+
+    #[test]
+    fn nothing_drawn_or_read_is_perfect_and_has_no_box_error() {
+        let s = score(&[], &[]);
+        assert_eq!(
+            (s.recall(), s.precision(), s.median_box_error()),
+            (1.0, 1.0, None)
+        );
+        let mut total = Score::default();
+        total.add(&score(&[("A".into(), Rect::new(0, 0, 9, 9))], &[]));
+        assert_eq!(total.recall(), 0.0);
+        assert_eq!(trim_punctuation(" «Off» "), "Off");
+        assert_eq!(trim_punctuation("10:42"), "10:42");
+    }
+}
