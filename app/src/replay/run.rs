@@ -124,12 +124,15 @@ struct Run<'a, D: ServedDevice, C: ServedClock> {
     /// Recorded screens as the agent read them, by dump and pixel text files (one version
     /// may have had several dumps: the same text at other exact bounds); `None` when
     /// unreadable.
-    recorded: HashMap<(String, Option<String>), Option<Arc<(Tree, Pruned)>>>,
+    recorded: HashMap<ScreenFiles, Option<Arc<(Tree, Pruned)>>>,
     /// What could not be compared, as it is found.
     notes: Vec<String>,
     /// Whether the display sizes of then and now were compared yet.
     displays_compared: bool,
 }
+
+/// A recorded screen's files: its dump, and the text read in its pixels.
+type ScreenFiles = (String, Option<String>);
 
 /// What a recorded call becomes today.
 enum Sent {

@@ -164,13 +164,7 @@ pub fn render(seed: u64, text_px: u32, contrast: Contrast) -> Result<Specimen, D
         top += pitch;
     }
     let (img, words) = draw::placed(WIDTH, HEIGHT, light, &bands, &texts);
-    let png = render::png(&img).map_err(super::screenshot_failed)?;
-    Ok(Specimen {
-        png,
-        width: img.width(),
-        height: img.height(),
-        words,
-    })
+    packed(&img, words)
 }
 
 /// The self-drawn game's title screen ("Blocks", "Score 0", "Play", "Settings", and the
@@ -185,7 +179,16 @@ pub fn game_title(longest_side: u32) -> Result<Specimen, DeviceError> {
     let longest = DISPLAY.width.max(DISPLAY.height);
     let scale = (f64::from(longest_side.max(1)) / f64::from(longest)).min(1.0);
     let (img, words) = sim.draw_words(scale, true)?;
-    let png = render::png(&img).map_err(super::screenshot_failed)?;
+    packed(&img, words)
+}
+
+#[cfg(test)]
+#[path = "specimen_tests.rs"]
+mod tests;
+
+/// `img` as a PNG, with the boxes of the words drawn on it.
+fn packed(img: &image::RgbImage, words: Vec<(String, Rect)>) -> Result<Specimen, DeviceError> {
+    let png = render::png(img).map_err(super::screenshot_failed)?;
     Ok(Specimen {
         png,
         width: img.width(),
@@ -193,7 +196,3 @@ pub fn game_title(longest_side: u32) -> Result<Specimen, DeviceError> {
         words,
     })
 }
-
-#[cfg(test)]
-#[path = "specimen_tests.rs"]
-mod tests;
