@@ -34,6 +34,10 @@ pub(super) struct Shown {
     pub flags: Flags,
     /// An empty field showing its hint as its text.
     pub showing_hint: bool,
+    /// Where the screen file puts the node, before scrolling or sliding: the same in
+    /// every build and at every scroll, so what is drawn from it (a picture's colours)
+    /// stays put.
+    pub authored: Rect,
 }
 
 /// What the app changed on an item since the screen was authored.
@@ -115,6 +119,7 @@ pub(super) fn app_nodes(
             visible: bounds.intersect(&clip),
             flags,
             showing_hint: item.flags.contains(Flags::EDITABLE) && st.text.is_empty(),
+            authored: item.bounds,
         });
         let (scroll, child_clip) = if item.flags.contains(Flags::SCROLLABLE) {
             let scroll = match at.scroll {
@@ -154,6 +159,7 @@ fn plain(window: Win, depth: usize, class: &str, package: &str, bounds: Rect) ->
         visible: bounds,
         flags: Flags::ENABLED,
         showing_hint: false,
+        authored: bounds,
     }
 }
 

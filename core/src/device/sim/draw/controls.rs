@@ -13,19 +13,19 @@ use super::{
     inset, inset_square,
 };
 
-/// A stable number for a node, whatever its scroll: its item and its words.
+/// A stable number for a node, whatever its scroll, its words or the build: its
+/// authored place.
 fn hash(n: &Shown) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let item = n.item.unwrap_or(usize::MAX) as u64;
-    for b in item
-        .to_le_bytes()
-        .iter()
-        .chain(n.text.as_bytes())
-        .chain(n.desc.as_bytes())
-    {
+    let a = n.authored;
+    let place = [a.left, a.top, a.right, a.bottom].map(i32::to_le_bytes);
+    for b in place.iter().flatten() {
         h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
     }
-    h
+    // Mixed, so that nearby places take far-apart colours.
+    h ^= h >> 31;
+    h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    h ^ (h >> 29)
 }
 
 /// Saturated colours for tiles and pictures.

@@ -27,6 +27,7 @@ fn node(class: &str, text: &str, bounds: Rect) -> Shown {
         visible: bounds,
         flags: Flags::ENABLED,
         showing_hint: false,
+        authored: bounds,
     }
 }
 
