@@ -1,8 +1,6 @@
 //! The real Tesseract (CI installs it; these tests fail, not skip, without it): bad input
 //! read without an error or a panic, and the goals on the sim's generated specimens.
 
-use std::time::{Duration, Instant};
-
 use image::{ImageEncoder, Rgb, RgbImage};
 use tapscope_core::ocr::{MAX_PIXELS, OcrError, Tesseract};
 
@@ -35,7 +33,7 @@ fn blank_and_black_screens_are_no_lines() {
 }
 
 #[test]
-fn noise_is_read_without_a_panic_and_the_floor_keeps_little_of_it() {
+fn noise_is_texture_read_in_time_and_the_floor_keeps_little_of_it() {
     let mut rng = fastrand::Rng::with_seed(15);
     let noise = RgbImage::from_fn(461, 1024, |_, _| {
         let v = rng.u8(..);
@@ -54,11 +52,11 @@ fn noise_is_read_without_a_panic_and_the_floor_keeps_little_of_it() {
 }
 
 #[test]
-fn a_cut_png_is_tesseracts_failure_and_junk_is_refused_before_it() {
+fn a_cut_png_and_junk_are_refused_before_tesseract_runs() {
     let engine = engine();
     let screen = png(&RgbImage::from_pixel(461, 1024, Rgb([200, 100, 50])));
     match engine.read(&screen[..screen.len() / 2], 0.0) {
-        Err(OcrError::Failed { stderr, .. }) => assert!(stderr.contains("png"), "{stderr}"),
+        Err(e @ OcrError::NotPng { .. }) => assert!(e.to_string().contains("end of file"), "{e}"),
         other => panic!("{other:?}"),
     }
     assert!(matches!(
@@ -72,7 +70,7 @@ fn a_cut_png_is_tesseracts_failure_and_junk_is_refused_before_it() {
 }
 
 #[test]
-fn a_huge_image_is_refused_and_a_long_one_scaled_down_in_time() {
+fn a_huge_image_is_refused_and_a_long_one_scaled_down() {
     let engine = engine();
     // A header claiming 20,000 × 20,000: refused before anything is decoded.
     let mut claim = png(&RgbImage::new(4, 4));
@@ -83,13 +81,7 @@ fn a_huge_image_is_refused_and_a_long_one_scaled_down_in_time() {
         }
         other => panic!("{other:?}"),
     }
-    // 2,000 × 9,000 (longer than any phone): scaled to 910 × 4,096 and read quickly.
+    // 2,000 × 9,000 (longer than any phone): scaled to 910 × 4,096, read in the ceiling.
     let long = png(&RgbImage::from_pixel(2000, 9000, Rgb([250, 250, 250])));
-    let started = Instant::now();
     assert!(engine.read(&long, 0.0).unwrap().is_empty());
-    assert!(
-        started.elapsed() < Duration::from_secs(4),
-        "{:?}",
-        started.elapsed()
-    );
 }

@@ -104,11 +104,12 @@ impl Tesseract {
     /// bounds in `png`'s pixels. A blank or black image is no lines. An image longer than
     /// [`super::MAX_SIDE`] is scaled down first; one over [`super::MAX_PIXELS`] is refused.
     pub fn read(&self, png: &[u8], min_confidence: f32) -> Result<Vec<TextLine>, OcrError> {
-        let prepared = prepare(png)?;
+        let mut prepared = prepare(png)?;
         let mut command = Command::new(&self.program);
         // Tesseract's OpenMP would take every core for a few percent: one is enough.
         command.env("OMP_THREAD_LIMIT", "1").args(self.arguments());
-        let done = run(&self.program, command, prepared.png.to_vec(), self.timeout)?;
+        let sent = std::mem::take(&mut prepared.png);
+        let done = run(&self.program, command, sent, self.timeout)?;
         if !done.status.success() {
             return Err(OcrError::Failed {
                 status: done.status.to_string(),

@@ -1,19 +1,21 @@
-//! What Tesseract is given: the PNG as it came when it is phone-sized, scaled down first
-//! when it is far larger, refused when even decoding it would be a hazard.
+//! What Tesseract is given: the image in grey, its ink made dark on white paper
+//! ([`super::polarity`], then [`super::level`]), scaled down first when it is far larger
+//! than a phone's screen, refused when even decoding it would be a hazard.
 //!
 //! Tesseract's time grows with the pixels it lays out, and no phone screen is longer than
 //! 4K (3840 px): an image longer than [`MAX_SIDE`] would mostly run into the ceiling, and
-//! its text is large enough to survive being halved. So it is scaled down (area average,
-//! grey) to fit, and the words' boxes are mapped back to its own pixels. Over
-//! [`MAX_PIXELS`] it is refused before any decoding ([`OcrError::TooLarge`]): the
-//! header alone can claim a size whose pixels would not fit in memory.
+//! its text is large enough to survive being shrunk. So it is scaled down (area average)
+//! to fit, and the words' boxes are mapped back to its own pixels. Over [`MAX_PIXELS`] it
+//! is refused before any decoding ([`OcrError::TooLarge`]): the header alone can claim a
+//! size whose pixels would not fit in memory.
 
-use std::borrow::Cow;
 use std::io::Cursor;
 
 use image::{ImageEncoder, ImageReader, Limits};
 
 use super::OcrError;
+use super::level::{level, radius_for};
+use super::polarity::light_paper;
 use crate::model::Rect;
 
 /// The longest side read as given; a longer image is scaled down to it.
@@ -25,15 +27,15 @@ const SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n'];
 
 /// The bytes to give Tesseract and how its pixels map back to the image's.
 #[derive(Debug)]
-pub(super) struct Prepared<'a> {
-    pub png: Cow<'a, [u8]>,
+pub(super) struct Prepared {
+    pub png: Vec<u8>,
     /// The image's width and height.
     pub size: (u32, u32),
     /// The bytes' width and height: `size` unless scaled down.
     pub sent: (u32, u32),
 }
 
-impl Prepared<'_> {
+impl Prepared {
     /// `r`, in the pixels of what was sent, in the image's own: edges scaled outwards.
     pub fn map_back(&self, r: Rect) -> Rect {
         if self.size == self.sent {
@@ -54,8 +56,9 @@ impl Prepared<'_> {
     }
 }
 
-/// `png` checked, and scaled down when longer than [`MAX_SIDE`].
-pub(super) fn prepare(png: &[u8]) -> Result<Prepared<'_>, OcrError> {
+/// `png` checked, decoded to grey, scaled down when longer than [`MAX_SIDE`], its ink
+/// made dark on white ([`light_paper`], [`level`]) and encoded again.
+pub(super) fn prepare(png: &[u8]) -> Result<Prepared, OcrError> {
     let (width, height) = png_size(png)?;
     let pixels = u64::from(width) * u64::from(height);
     if pixels > MAX_PIXELS {
@@ -65,13 +68,6 @@ pub(super) fn prepare(png: &[u8]) -> Result<Prepared<'_>, OcrError> {
             limit: MAX_PIXELS,
         });
     }
-    if width.max(height) <= MAX_SIDE {
-        return Ok(Prepared {
-            png: Cow::Borrowed(png),
-            size: (width, height),
-            sent: (width, height),
-        });
-    }
     let not_png = |e: image::ImageError| OcrError::NotPng {
         reason: e.to_string(),
     };
@@ -79,21 +75,25 @@ pub(super) fn prepare(png: &[u8]) -> Result<Prepared<'_>, OcrError> {
     let mut limits = Limits::default();
     limits.max_alloc = Some(MAX_PIXELS * 4 + (16 << 20));
     reader.limits(limits);
-    let grey = reader.decode().map_err(not_png)?.into_luma8();
-    let scale = f64::from(MAX_SIDE) / f64::from(width.max(height));
-    let side = |v: u32| ((f64::from(v) * scale).round() as u32).clamp(1, MAX_SIDE);
-    let (w, h) = (side(width), side(height));
-    let small = image::imageops::thumbnail(&grey, w, h);
+    let mut grey = reader.decode().map_err(not_png)?.into_luma8();
+    let (mut w, mut h) = (width, height);
+    if width.max(height) > MAX_SIDE {
+        let scale = f64::from(MAX_SIDE) / f64::from(width.max(height));
+        let side = |v: u32| ((f64::from(v) * scale).round() as u32).clamp(1, MAX_SIDE);
+        (w, h) = (side(width), side(height));
+        grey = image::imageops::thumbnail(&grey, w, h);
+    }
+    let grey = level(&light_paper(&grey), radius_for(w.max(h)));
     let mut bytes = Vec::new();
     image::codecs::png::PngEncoder::new_with_quality(
         &mut bytes,
         image::codecs::png::CompressionType::Fast,
         image::codecs::png::FilterType::Sub,
     )
-    .write_image(small.as_raw(), w, h, image::ExtendedColorType::L8)
+    .write_image(grey.as_raw(), w, h, image::ExtendedColorType::L8)
     .map_err(not_png)?;
     Ok(Prepared {
-        png: Cow::Owned(bytes),
+        png: bytes,
         size: (width, height),
         sent: (w, h),
     })
@@ -147,10 +147,11 @@ mod tests {
     }
 
     #[test]
-    fn a_phone_sized_image_goes_as_it_is() {
+    fn a_phone_sized_image_keeps_its_size_and_its_pixels_their_places() {
         let bytes = png(1440, 3200);
         let prepared = prepare(&bytes).unwrap();
-        assert!(matches!(prepared.png, Cow::Borrowed(_)));
+        assert_eq!((prepared.size, prepared.sent), ((1440, 3200), (1440, 3200)));
+        assert_eq!(png_size(&prepared.png).unwrap(), (1440, 3200));
         let r = Rect::new(3, 4, 50, 60);
         assert_eq!(prepared.map_back(r), r);
     }

@@ -43,6 +43,8 @@
 mod engine;
 mod error;
 mod image;
+mod level;
+mod polarity;
 mod process;
 pub mod score;
 mod tsv;

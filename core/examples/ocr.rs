@@ -1,0 +1,179 @@
+//! The README's "Text from pixels" numbers: Tesseract on the sim's specimens (known words
+//! at known boxes) at each text size and contrast, and on the game's title screen; word
+//! recall, precision, median box error and milliseconds per read.
+//!
+//! `cargo run --release -p tapscope-core --example ocr -- [--seeds N] [--side PX]
+//! [--floor CONF] [--sizes 24,48] [--timeout S] [--misses] [--dump DIR]`: `--side 1024`
+//! reads the specimens scaled to the fallback screenshot's size (boxes then in its
+//! pixels); `--misses` lists every word missed or read wrongly on stderr; `--dump` writes
+//! the specimens' PNGs instead.
+
+use std::time::{Duration, Instant};
+
+use image::ImageEncoder;
+use tapscope_core::Rect;
+use tapscope_core::device::sim::specimen::{self, Contrast, Specimen};
+use tapscope_core::ocr::score::{Score, score, trim_punctuation};
+use tapscope_core::ocr::{OcrError, Tesseract, Word};
+
+const SIZES: [u32; 6] = [12, 16, 20, 24, 32, 48];
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut seeds = 3;
+    let mut side = 2400;
+    let mut floor = 50.0;
+    let mut dump = None;
+    let mut timeout = 60;
+    let mut sizes = SIZES.to_vec();
+    let mut misses = false;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        if arg == "--misses" {
+            misses = true;
+            continue;
+        }
+        let value = args.next().ok_or(format!("{arg} needs a value"))?;
+        match arg.as_str() {
+            "--seeds" => seeds = value.parse()?,
+            "--side" => side = value.parse()?,
+            "--floor" => floor = value.parse()?,
+            "--timeout" => timeout = value.parse()?,
+            "--sizes" => {
+                sizes = value
+                    .split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(str::parse)
+                    .collect::<Result<_, _>>()?;
+            }
+            "--dump" => dump = Some(std::path::PathBuf::from(value)),
+            _ => return Err(format!("unknown argument {arg}").into()),
+        }
+    }
+    if let Some(dir) = dump {
+        std::fs::create_dir_all(&dir)?;
+        for &px in &sizes {
+            for contrast in Contrast::ALL {
+                let drawn = scaled(specimen::render(0, px, contrast)?, side)?;
+                std::fs::write(dir.join(format!("{px}-{contrast:?}.png")), &drawn.png)?;
+            }
+        }
+        std::fs::write(dir.join("game.png"), specimen::game_title(side)?.png)?;
+        return Ok(());
+    }
+    let engine = Tesseract::find()?.with_timeout(Duration::from_secs(timeout));
+    println!(
+        "Tesseract {} `{}`, floor {floor}, {seeds} seeds, longest side {side}",
+        engine.version(),
+        engine.arguments().join(" ")
+    );
+    println!("| text px | contrast | words | recall | precision | box error px | ms/read |");
+    println!("|---|---|---|---|---|---|---|");
+    for &px in &sizes {
+        for contrast in Contrast::ALL {
+            let mut total = Score::default();
+            let mut took = Duration::ZERO;
+            for seed in 0..seeds {
+                let drawn = scaled(specimen::render(seed, px, contrast)?, side)?;
+                let (s, t) = measure(&engine, &drawn, floor, misses)?;
+                total.add(&s);
+                took += t;
+            }
+            row(
+                &format!("{px}"),
+                &format!("{contrast:?}"),
+                &total,
+                took / seeds as u32,
+            );
+        }
+    }
+    for side in [2400, 1024] {
+        let title = specimen::game_title(side)?;
+        let (s, t) = measure(&engine, &title, floor, misses)?;
+        row(&format!("game title {side}"), "-", &s, t);
+    }
+    Ok(())
+}
+
+fn measure(
+    engine: &Tesseract,
+    s: &Specimen,
+    floor: f32,
+    misses: bool,
+) -> Result<(Score, Duration), OcrError> {
+    let started = Instant::now();
+    let lines = engine.read(&s.png, floor)?;
+    let took = started.elapsed();
+    if misses {
+        let read: Vec<&Word> = lines.iter().flat_map(|l| &l.words).collect();
+        let same = |w: &Word, t: &str, r: &Rect| {
+            trim_punctuation(&w.text) == trim_punctuation(t) && !w.bounds.intersect(r).is_empty()
+        };
+        for (t, r) in &s.words {
+            if !read.iter().any(|w| same(w, t, r)) {
+                let near: Vec<String> = read
+                    .iter()
+                    .filter(|w| !w.bounds.intersect(r).is_empty())
+                    .map(|w| format!("{:?} at {:.0}", w.text, w.confidence))
+                    .collect();
+                eprintln!("missed {t:?} {r}, read there: {near:?}");
+            }
+        }
+        for w in read {
+            if !s.words.iter().any(|(t, r)| same(w, t, r)) {
+                eprintln!("extra {:?} at {:.0} {}", w.text, w.confidence, w.bounds);
+            }
+        }
+    }
+    Ok((score(&s.words, &lines), took))
+}
+
+fn row(size: &str, contrast: &str, s: &Score, took: Duration) {
+    let error = s
+        .median_box_error()
+        .map_or("-".to_string(), |e| format!("{e:.1}"));
+    println!(
+        "| {size} | {contrast} | {} | {:.1} % | {:.1} % | {error} | {} |",
+        s.known,
+        s.recall() * 100.0,
+        s.precision() * 100.0,
+        took.as_millis()
+    );
+}
+
+/// `s` no longer than `side` on its longest side, its boxes scaled with it.
+fn scaled(s: Specimen, side: u32) -> Result<Specimen, Box<dyn std::error::Error>> {
+    if s.width.max(s.height) <= side {
+        return Ok(s);
+    }
+    let f = f64::from(side) / f64::from(s.width.max(s.height));
+    let (w, h) = (
+        (f64::from(s.width) * f).round() as u32,
+        (f64::from(s.height) * f).round() as u32,
+    );
+    let img = image::load_from_memory(&s.png)?.into_rgb8();
+    let small = image::imageops::thumbnail(&img, w, h);
+    let mut png = Vec::new();
+    image::codecs::png::PngEncoder::new(&mut png).write_image(
+        small.as_raw(),
+        w,
+        h,
+        image::ExtendedColorType::Rgb8,
+    )?;
+    let at = |v: i32| (f64::from(v) * f).round() as i32;
+    let words = s
+        .words
+        .into_iter()
+        .map(|(t, r)| {
+            (
+                t,
+                Rect::new(at(r.left), at(r.top), at(r.right), at(r.bottom)),
+            )
+        })
+        .collect();
+    Ok(Specimen {
+        png,
+        width: w,
+        height: h,
+        words,
+    })
+}
