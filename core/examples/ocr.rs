@@ -3,9 +3,9 @@
 //! recall, precision, median box error and milliseconds per read.
 //!
 //! `cargo run --release -p tapscope-core --example ocr -- [--seeds N] [--side PX]
-//! [--floor CONF] [--sizes 24,48] [--timeout S] [--misses] [--dump DIR]`: `--side 1024`
-//! reads the specimens scaled to the fallback screenshot's size (boxes then in its
-//! pixels); `--misses` lists every word missed or read wrongly on stderr; `--dump` writes
+//! [--floor CONF] [--sizes 24,48] [--psm N] [--upscale-below PX] [--timeout S] [--misses]
+//! [--dump DIR]`: `--side 1024` reads the specimens scaled to the fallback screenshot's
+//! size (boxes then in its pixels); `--misses` lists every word missed or read wrongly on stderr; `--dump` writes
 //! the specimens' PNGs instead.
 
 use std::time::{Duration, Instant};
@@ -16,7 +16,7 @@ use tapscope_core::device::sim::specimen::{self, Contrast, Specimen};
 use tapscope_core::ocr::score::{Score, score, trim_punctuation};
 use tapscope_core::ocr::{OcrError, Tesseract, Word};
 
-const SIZES: [u32; 6] = [12, 16, 20, 24, 32, 48];
+const SIZES: [u32; 5] = [16, 20, 24, 32, 48];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut seeds = 3;
@@ -26,6 +26,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut timeout = 60;
     let mut sizes = SIZES.to_vec();
     let mut misses = false;
+    let mut psm = tapscope_core::ocr::PAGE_SEGMENTATION;
+    let mut upscale_below = 0;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         if arg == "--misses" {
@@ -38,6 +40,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--side" => side = value.parse()?,
             "--floor" => floor = value.parse()?,
             "--timeout" => timeout = value.parse()?,
+            "--psm" => psm = value.parse()?,
+            "--upscale-below" => upscale_below = value.parse()?,
             "--sizes" => {
                 sizes = value
                     .split(',')
@@ -60,9 +64,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         std::fs::write(dir.join("game.png"), specimen::game_title(side)?.png)?;
         return Ok(());
     }
-    let engine = Tesseract::find()?.with_timeout(Duration::from_secs(timeout));
+    let engine = Tesseract::find()?
+        .with_timeout(Duration::from_secs(timeout))
+        .with_page_segmentation(psm)
+        .with_upscale_below(upscale_below);
     println!(
-        "Tesseract {} `{}`, floor {floor}, {seeds} seeds, longest side {side}",
+        "Tesseract {} `{}`, floor {floor}, {seeds} seeds, longest side {side}, doubled under {upscale_below}",
         engine.version(),
         engine.arguments().join(" ")
     );
