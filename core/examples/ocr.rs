@@ -1,6 +1,7 @@
 //! The README's "Text from pixels" numbers: Tesseract on the sim's specimens (known words
 //! at known boxes) at each text size and contrast, and on the game's title screen; word
-//! recall, precision, median box error and milliseconds per read.
+//! recall, precision, median box error and milliseconds per read; then what the game's
+//! and the feed's 1024-px screenshots cost in tokens against the text of their lines.
 //!
 //! `cargo run --release -p tapscope-core --example ocr -- [--seeds N] [--side PX]
 //! [--floor CONF] [--sizes 24,48] [--psm N] [--upscale-below PX] [--timeout S] [--misses]
@@ -12,9 +13,13 @@ use std::time::{Duration, Instant};
 
 use image::ImageEncoder;
 use tapscope_core::Rect;
+use tapscope_core::device::sim::Sim;
 use tapscope_core::device::sim::specimen::{self, Contrast, Specimen};
+use tapscope_core::device::{Capture, Device};
 use tapscope_core::ocr::score::{Score, score, trim_punctuation};
 use tapscope_core::ocr::{OcrError, Tesseract, Word};
+use tapscope_core::stability::{Clock, VirtualClock};
+use tapscope_core::tokens::{Encoding, image_cost};
 
 const SIZES: [u32; 5] = [16, 20, 24, 32, 48];
 
@@ -98,7 +103,50 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let (s, t) = measure(&engine, &title, floor, misses)?;
         row(&format!("game title {side}"), "-", &s, t);
     }
+    println!();
+    println!(
+        "| screenshot | image tokens, OpenAI high / Anthropic | its lines' text, o200k tokens | lines |"
+    );
+    println!("|---|---|---|---|");
+    let feed = feed(1024)?;
+    for (name, png) in [
+        ("game title", specimen::game_title(1024)?.png),
+        ("feed", feed),
+    ] {
+        let (w, h) = tapscope_core::ocr::png_size(&png)?;
+        let lines = engine.read(&png, floor)?;
+        let text: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
+        let text = text.join("\n");
+        println!(
+            "| {name} {w}×{h} | {} / {} | {} | {} |",
+            image_cost::openai_tiles(w, h, image_cost::Detail::High),
+            image_cost::anthropic_pixels(w, h),
+            Encoding::O200k.count(&text).tokens(),
+            lines.len(),
+        );
+    }
     Ok(())
+}
+
+/// The demo app's feed, settled, as the sim's screenshot no longer than `side`.
+fn feed(side: u32) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
+    let mut clock = VirtualClock::default();
+    let mut sim = Sim::new(clock.clone(), 1);
+    sim.launch("tv.tapscope.demo")?;
+    clock.sleep(Duration::from_secs(5));
+    Ok(match sim.capture(side)? {
+        Capture::Pixels { pixels, .. } => {
+            let mut png = Vec::new();
+            image::codecs::png::PngEncoder::new(&mut png).write_image(
+                pixels.as_raw(),
+                pixels.width(),
+                pixels.height(),
+                image::ExtendedColorType::Rgb8,
+            )?;
+            png
+        }
+        Capture::Png(png) => png,
+    })
 }
 
 fn measure(
