@@ -1,22 +1,27 @@
 //! The README's "Text from pixels" numbers: Tesseract on the sim's specimens (known words
 //! at known boxes) at each text size and contrast, and on the game's title screen; word
-//! recall, precision, median box error and milliseconds per read.
+//! recall, precision, median box error and milliseconds per read; then what the game's
+//! and the feed's 1024-px screenshots cost in tokens against the text of their lines.
 //!
 //! `cargo run --release -p tapscope-core --example ocr -- [--seeds N] [--side PX]
-//! [--floor CONF] [--sizes 24,48] [--timeout S] [--misses] [--dump DIR]`: `--side 1024`
-//! reads the specimens scaled to the fallback screenshot's size (boxes then in its
-//! pixels); `--misses` lists every word missed or read wrongly on stderr; `--dump` writes
+//! [--floor CONF] [--sizes 24,48] [--psm N] [--upscale-below PX] [--timeout S] [--misses]
+//! [--dump DIR]`: `--side 1024` reads the specimens scaled to the fallback screenshot's
+//! size (boxes then in its pixels); `--misses` lists every word missed or read wrongly on stderr; `--dump` writes
 //! the specimens' PNGs instead.
 
 use std::time::{Duration, Instant};
 
 use image::ImageEncoder;
 use tapscope_core::Rect;
+use tapscope_core::device::sim::Sim;
 use tapscope_core::device::sim::specimen::{self, Contrast, Specimen};
+use tapscope_core::device::{Capture, Device};
 use tapscope_core::ocr::score::{Score, score, trim_punctuation};
 use tapscope_core::ocr::{OcrError, Tesseract, Word};
+use tapscope_core::stability::{Clock, VirtualClock};
+use tapscope_core::tokens::{Encoding, image_cost};
 
-const SIZES: [u32; 6] = [12, 16, 20, 24, 32, 48];
+const SIZES: [u32; 5] = [16, 20, 24, 32, 48];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut seeds = 3;
@@ -26,6 +31,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut timeout = 60;
     let mut sizes = SIZES.to_vec();
     let mut misses = false;
+    let mut psm = tapscope_core::ocr::PAGE_SEGMENTATION;
+    let mut upscale_below = 0;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         if arg == "--misses" {
@@ -38,6 +45,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--side" => side = value.parse()?,
             "--floor" => floor = value.parse()?,
             "--timeout" => timeout = value.parse()?,
+            "--psm" => psm = value.parse()?,
+            "--upscale-below" => upscale_below = value.parse()?,
             "--sizes" => {
                 sizes = value
                     .split(',')
@@ -60,9 +69,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         std::fs::write(dir.join("game.png"), specimen::game_title(side)?.png)?;
         return Ok(());
     }
-    let engine = Tesseract::find()?.with_timeout(Duration::from_secs(timeout));
+    let engine = Tesseract::find()?
+        .with_timeout(Duration::from_secs(timeout))
+        .with_page_segmentation(psm)
+        .with_upscale_below(upscale_below);
     println!(
-        "Tesseract {} `{}`, floor {floor}, {seeds} seeds, longest side {side}",
+        "Tesseract {} `{}`, floor {floor}, {seeds} seeds, longest side {side}, doubled under {upscale_below}",
         engine.version(),
         engine.arguments().join(" ")
     );
@@ -91,7 +103,50 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let (s, t) = measure(&engine, &title, floor, misses)?;
         row(&format!("game title {side}"), "-", &s, t);
     }
+    println!();
+    println!(
+        "| screenshot | image tokens, OpenAI high / Anthropic | its lines' text, o200k tokens | lines |"
+    );
+    println!("|---|---|---|---|");
+    let feed = feed(1024)?;
+    for (name, png) in [
+        ("game title", specimen::game_title(1024)?.png),
+        ("feed", feed),
+    ] {
+        let (w, h) = tapscope_core::ocr::png_size(&png)?;
+        let lines = engine.read(&png, floor)?;
+        let text: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
+        let text = text.join("\n");
+        println!(
+            "| {name} {w}×{h} | {} / {} | {} | {} |",
+            image_cost::openai_tiles(w, h, image_cost::Detail::High),
+            image_cost::anthropic_pixels(w, h),
+            Encoding::O200k.count(&text).tokens(),
+            lines.len(),
+        );
+    }
     Ok(())
+}
+
+/// The demo app's feed, settled, as the sim's screenshot no longer than `side`.
+fn feed(side: u32) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
+    let mut clock = VirtualClock::default();
+    let mut sim = Sim::new(clock.clone(), 1);
+    sim.launch("tv.tapscope.demo")?;
+    clock.sleep(Duration::from_secs(5));
+    Ok(match sim.capture(side)? {
+        Capture::Pixels { pixels, .. } => {
+            let mut png = Vec::new();
+            image::codecs::png::PngEncoder::new(&mut png).write_image(
+                pixels.as_raw(),
+                pixels.width(),
+                pixels.height(),
+                image::ExtendedColorType::Rgb8,
+            )?;
+            png
+        }
+        Capture::Png(png) => png,
+    })
 }
 
 fn measure(

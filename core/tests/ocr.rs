@@ -1,8 +1,12 @@
 //! The real Tesseract (CI installs it; these tests fail, not skip, without it): bad input
 //! read without an error or a panic, and the goals on the sim's generated specimens.
 
+use std::time::Duration;
+
 use image::{ImageEncoder, Rgb, RgbImage};
-use tapscope_core::ocr::{MAX_PIXELS, OcrError, Tesseract};
+use tapscope_core::device::sim::specimen::{self, Contrast, Specimen};
+use tapscope_core::ocr::score::{score, trim_punctuation};
+use tapscope_core::ocr::{MAX_PIXELS, OcrError, Tesseract, TextLine};
 
 /// The engine, or a failure that says how to install it.
 fn engine() -> Tesseract {
@@ -84,4 +88,74 @@ fn a_huge_image_is_refused_and_a_long_one_scaled_down() {
     // 2,000 × 9,000 (longer than any phone): scaled to 910 × 4,096, read in the ceiling.
     let long = png(&RgbImage::from_pixel(2000, 9000, Rgb([250, 250, 250])));
     assert!(engine.read(&long, 0.0).unwrap().is_empty());
+}
+
+/// The floor the goals are measured at (the README's numbers).
+const FLOOR: f32 = 50.0;
+
+/// The words of `s` no line read, for a failure's message.
+fn missed(s: &Specimen, lines: &[TextLine]) -> Vec<String> {
+    s.words
+        .iter()
+        .filter(|(t, r)| {
+            !lines.iter().flat_map(|l| &l.words).any(|w| {
+                trim_punctuation(&w.text) == trim_punctuation(t)
+                    && !w.bounds.intersect(r).is_empty()
+            })
+        })
+        .map(|(t, r)| format!("{t} {r}"))
+        .collect()
+}
+
+/// Recall and precision of 95 % or more and a median box error of 4 px or less.
+fn assert_goals(what: &str, s: &Specimen, lines: &[TextLine]) {
+    let got = score(&s.words, lines);
+    let error = got.median_box_error().unwrap_or(f64::INFINITY);
+    assert!(
+        got.recall() >= 0.95 && got.precision() >= 0.95 && error <= 4.0,
+        "{what}: recall {:.1} %, precision {:.1} %, median box error {error:.1} px \
+         ({} drawn, {} read); missed: {:?}",
+        got.recall() * 100.0,
+        got.precision() * 100.0,
+        got.known,
+        got.read,
+        missed(s, lines),
+    );
+}
+
+#[test]
+fn specimens_of_24_px_and_up_are_read_to_the_goals_at_every_contrast() {
+    // Dense pages (hundreds of words): a ceiling for a loaded machine, not a goal.
+    let engine = engine().with_timeout(Duration::from_secs(60));
+    for px in [24, 32, 48] {
+        for contrast in Contrast::ALL {
+            let s = specimen::render(11, px, contrast).unwrap();
+            let lines = engine.read(&s.png, FLOOR).unwrap();
+            assert_goals(&format!("{px} px, {contrast:?} contrast"), &s, &lines);
+        }
+    }
+}
+
+#[test]
+fn the_games_title_screen_is_read_whole_at_full_size_and_its_buttons_at_the_fallbacks() {
+    let engine = engine();
+    let mut full = specimen::game_title(2400).unwrap();
+    // The goals are for text of 24 px and up: the status bar's battery figure is smaller.
+    full.words.retain(|(_, r)| r.bottom - r.top >= 24);
+    assert_goals(
+        "the game's title at 1080×2400",
+        &full,
+        &engine.read(&full.png, FLOOR).unwrap(),
+    );
+    // At the fallback's 461×1024 the title, score and buttons, in reading order.
+    let small = specimen::game_title(1024).unwrap();
+    let lines = engine.read(&small.png, FLOOR).unwrap();
+    let texts: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
+    let wanted = ["Blocks", "Score 0", "Play", "Settings"];
+    let found: Vec<&str> = texts
+        .iter()
+        .copied()
+        .filter(|t| wanted.contains(t))
+        .collect();
+    assert_eq!(found, wanted, "read {texts:?}");
 }

@@ -29,6 +29,8 @@ pub struct Tesseract {
     installed: Vec<String>,
     languages: Vec<String>,
     timeout: Duration,
+    page_segmentation: u8,
+    upscale_below: u32,
 }
 
 impl Tesseract {
@@ -50,6 +52,8 @@ impl Tesseract {
             installed,
             languages: Vec::new(),
             timeout: DEFAULT_TIMEOUT,
+            page_segmentation: PAGE_SEGMENTATION,
+            upscale_below: 0,
         };
         found.add_language(ENGLISH)?;
         Ok(found)
@@ -67,6 +71,22 @@ impl Tesseract {
     /// The ceiling on one [`Tesseract::read`]; at it the process is killed.
     pub fn with_timeout(mut self, ceiling: Duration) -> Self {
         self.timeout = ceiling;
+        self
+    }
+
+    /// Tesseract's page segmentation mode (`--psm`) instead of [`PAGE_SEGMENTATION`]:
+    /// 7 for an image that is one line of text, 3 for a page of paragraphs.
+    pub fn with_page_segmentation(mut self, mode: u8) -> Self {
+        self.page_segmentation = mode;
+        self
+    }
+
+    /// Images whose longest side is under `longest_side` pixels are read at twice their
+    /// size (0, the default: never). Tesseract misses most text under about 20 px, so a
+    /// screenshot downsampled to 1024 px loses a phone's body text; doubling it recovers
+    /// most of that for about twice the time (the README's "Text from pixels").
+    pub fn with_upscale_below(mut self, longest_side: u32) -> Self {
+        self.upscale_below = longest_side;
         self
     }
 
@@ -95,16 +115,18 @@ impl Tesseract {
         let mut args: Vec<String> = ["stdin", "stdout", "-l"].map(String::from).into();
         args.push(self.languages.join("+"));
         args.extend(["--oem", "1", "--psm"].map(String::from));
-        args.push(PAGE_SEGMENTATION.to_string());
+        args.push(self.page_segmentation.to_string());
         args.push("tsv".into());
         args
     }
 
-    /// Reads `png`: lines of words, words under `min_confidence` (0 to 100) dropped;
-    /// bounds in `png`'s pixels. A blank or black image is no lines. An image longer than
-    /// [`super::MAX_SIDE`] is scaled down first; one over [`super::MAX_PIXELS`] is refused.
+    /// Reads `png`: lines of words, words under `min_confidence` (0 to 100) dropped, and
+    /// words without a letter or a digit (the `—`, `|` and `<` Tesseract reads in rules,
+    /// borders and pictures); bounds in `png`'s pixels. A blank or black image is no
+    /// lines. An image longer than [`super::MAX_SIDE`] is scaled down first; one over
+    /// [`super::MAX_PIXELS`] is refused.
     pub fn read(&self, png: &[u8], min_confidence: f32) -> Result<Vec<TextLine>, OcrError> {
-        let mut prepared = prepare(png)?;
+        let mut prepared = prepare(png, self.upscale_below)?;
         let mut command = Command::new(&self.program);
         // Tesseract's OpenMP would take every core for a few percent: one is enough.
         command.env("OMP_THREAD_LIMIT", "1").args(self.arguments());

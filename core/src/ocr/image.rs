@@ -56,9 +56,10 @@ impl Prepared {
     }
 }
 
-/// `png` checked, decoded to grey, scaled down when longer than [`MAX_SIDE`], its ink
-/// made dark on white ([`light_paper`], [`level`]) and encoded again.
-pub(super) fn prepare(png: &[u8]) -> Result<Prepared, OcrError> {
+/// `png` checked, decoded to grey, scaled down when longer than [`MAX_SIDE`] (doubled
+/// when shorter than `upscale_below`), its ink made dark on white ([`light_paper`],
+/// [`level`]) and encoded again.
+pub(super) fn prepare(png: &[u8], upscale_below: u32) -> Result<Prepared, OcrError> {
     let (width, height) = png_size(png)?;
     let pixels = u64::from(width) * u64::from(height);
     if pixels > MAX_PIXELS {
@@ -82,6 +83,9 @@ pub(super) fn prepare(png: &[u8]) -> Result<Prepared, OcrError> {
         let side = |v: u32| ((f64::from(v) * scale).round() as u32).clamp(1, MAX_SIDE);
         (w, h) = (side(width), side(height));
         grey = image::imageops::thumbnail(&grey, w, h);
+    } else if width.max(height) < upscale_below {
+        (w, h) = (width * 2, height * 2);
+        grey = image::imageops::resize(&grey, w, h, image::imageops::FilterType::CatmullRom);
     }
     let grey = level(&light_paper(&grey), radius_for(w.max(h)));
     let mut bytes = Vec::new();
@@ -149,7 +153,7 @@ mod tests {
     #[test]
     fn a_phone_sized_image_keeps_its_size_and_its_pixels_their_places() {
         let bytes = png(1440, 3200);
-        let prepared = prepare(&bytes).unwrap();
+        let prepared = prepare(&bytes, 0).unwrap();
         assert_eq!((prepared.size, prepared.sent), ((1440, 3200), (1440, 3200)));
         assert_eq!(png_size(&prepared.png).unwrap(), (1440, 3200));
         let r = Rect::new(3, 4, 50, 60);
@@ -159,7 +163,7 @@ mod tests {
     #[test]
     fn a_longer_image_is_scaled_to_fit_and_boxes_map_back_to_it() {
         let bytes = png(2000, 8192);
-        let prepared = prepare(&bytes).unwrap();
+        let prepared = prepare(&bytes, 0).unwrap();
         assert_eq!(prepared.sent, (1000, 4096));
         assert_eq!(png_size(&prepared.png).unwrap(), (1000, 4096));
         assert_eq!(
@@ -169,11 +173,24 @@ mod tests {
     }
 
     #[test]
+    fn a_small_image_is_doubled_when_asked_and_boxes_map_back_to_it() {
+        let bytes = png(461, 1024);
+        assert_eq!(prepare(&bytes, 1024).unwrap().sent, (461, 1024));
+        let prepared = prepare(&bytes, 1600).unwrap();
+        assert_eq!(prepared.sent, (922, 2048));
+        assert_eq!(png_size(&prepared.png).unwrap(), (922, 2048));
+        assert_eq!(
+            prepared.map_back(Rect::new(21, 41, 60, 81)),
+            Rect::new(10, 20, 30, 41)
+        );
+    }
+
+    #[test]
     fn a_header_claiming_too_many_pixels_is_refused_before_decoding() {
         let mut bytes = png(3, 3);
         bytes[16..20].copy_from_slice(&20_000u32.to_be_bytes());
         bytes[20..24].copy_from_slice(&20_000u32.to_be_bytes());
-        match prepare(&bytes) {
+        match prepare(&bytes, 0) {
             Err(OcrError::TooLarge { width, height, .. }) => {
                 assert_eq!((width, height), (20_000, 20_000));
             }
@@ -182,6 +199,6 @@ mod tests {
         // Claiming to be long but holding 3×3 pixels: a decoding error, not a panic.
         let mut lying = png(3, 3);
         lying[20..24].copy_from_slice(&5_000u32.to_be_bytes());
-        assert!(matches!(prepare(&lying), Err(OcrError::NotPng { .. })));
+        assert!(matches!(prepare(&lying, 0), Err(OcrError::NotPng { .. })));
     }
 }

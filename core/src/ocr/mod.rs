@@ -26,11 +26,19 @@
 //!
 //! # How it is run
 //!
-//! `tesseract stdin stdout -l eng --oem 1 --psm 11 tsv` with `OMP_THREAD_LIMIT=1`
-//! ([`Tesseract::arguments`]): the PNG on stdin, TSV on stdout, the LSTM engine, sparse
-//! text, one core. Pipes are read on their own threads and the run has a ceiling
+//! The image is first made what Tesseract reads best, dark ink on white paper
+//! everywhere: Tesseract binarizes a page with one threshold, which loses light text on
+//! dark bars, text on filled buttons and faint grey text beside black. Regions whose
+//! paper is dark are inverted (`polarity`), the paper is levelled to white and faint ink
+//! strengthened (`level`). Then `tesseract stdin stdout -l eng --oem 1 --psm 11 tsv`
+//! runs with `OMP_THREAD_LIMIT=1` ([`Tesseract::arguments`]): the PNG on stdin, TSV on
+//! stdout, the LSTM engine, sparse text (a screen is labels scattered over a canvas),
+//! one core. Pipes are read on their own threads and the run has a ceiling
 //! ([`Tesseract::with_timeout`], [`DEFAULT_TIMEOUT`]) at which the process is killed.
-//! Words are grouped into lines by Tesseract's block, paragraph and line numbers.
+//! Words are grouped into lines by Tesseract's block, paragraph and line numbers; words
+//! under the caller's floor, and words without a letter or a digit, are dropped.
+//! [`score`] measures a read against known words; the README's "Text from pixels" has
+//! the numbers.
 //!
 //! # Bad input
 //!

@@ -27,7 +27,8 @@ const HEADER: [&str; 12] = [
 const WORD: u8 = 5;
 
 /// The lines of `tsv`, in Tesseract's reading order, made of the words at or over
-/// `min_confidence` whose text is not blank; a line left with no word is dropped.
+/// `min_confidence` that hold a letter or a digit (not blank, not `—` or `|` alone); a
+/// line left with no word is dropped.
 /// Empty output is no lines; a missing or different header, a short row or a field that
 /// is not a number is [`OcrError::BadOutput`].
 pub(super) fn lines(tsv: &str, min_confidence: f32) -> Result<Vec<TextLine>, OcrError> {
@@ -50,7 +51,7 @@ pub(super) fn lines(tsv: &str, min_confidence: f32) -> Result<Vec<TextLine>, Ocr
         let Some((key, word)) = word(row, number)? else {
             continue;
         };
-        if word.confidence < min_confidence || word.text.is_empty() {
+        if word.confidence < min_confidence || !word.text.chars().any(char::is_alphanumeric) {
             continue;
         }
         match index.get(&key) {
