@@ -1,6 +1,7 @@
 //! Speed of `Tesseract::read` on one core (`OMP_THREAD_LIMIT=1`, as every read runs):
 //! the fallback's 1024-px screenshots an agent is sent (the self-drawn game's title, the
-//! demo app's feed, a specimen of 32-px text), and the feed at its full 1080×2400.
+//! demo app's feed, a specimen of 32-px text), and the feed at its full 1080×2400; the
+//! 1024-px ones also read at twice their size.
 //!
 //! Run with `cargo bench -p tapscope-core --bench ocr` (Tesseract installed). A read is
 //! the whole call: the PNG decoded, its ink made dark on white, Tesseract started, the
@@ -69,6 +70,16 @@ fn png(img: &image::RgbImage) -> Vec<u8> {
 #[divan::bench(args = SCREENS, sample_count = 10, sample_size = 1)]
 fn read(bencher: divan::Bencher, name: &str) {
     let engine = Tesseract::find().unwrap_or_else(|e| panic!("{e}"));
+    let png = screen(name);
+    bencher.bench_local(|| engine.read(&png, 50.0).expect("Tesseract reads it"));
+}
+
+/// The same 1024-px screenshots read at twice their size (`with_upscale_below(1600)`).
+#[divan::bench(args = ["game title 1024", "feed 1024"], sample_count = 10, sample_size = 1)]
+fn read_doubled(bencher: divan::Bencher, name: &str) {
+    let engine = Tesseract::find()
+        .unwrap_or_else(|e| panic!("{e}"))
+        .with_upscale_below(1600);
     let png = screen(name);
     bencher.bench_local(|| engine.read(&png, 50.0).expect("Tesseract reads it"));
 }

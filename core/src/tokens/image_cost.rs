@@ -1,7 +1,7 @@
 //! What a screenshot costs an agent in tokens, to set against the text of the lines read
 //! from it: the providers' published formulas, from the image's size alone.
 //!
-//! - OpenAI (GPT-4o, GPT-4.1, o1, o3; "Images and vision", *Calculating costs*,
+//! - OpenAI (GPT-4o's figures; "Images and vision", *Calculating costs*,
 //!   <https://platform.openai.com/docs/guides/images-vision#calculating-costs>): `low`
 //!   detail is 85 tokens. `high` detail scales the image to fit a 2048×2048 square, then
 //!   so that its shortest side is 768 px, and costs 85 + 170 per 512-px tile covering it.
@@ -9,6 +9,8 @@
 //!   whose shortest side is already under 768 px is not scaled up: a 128×64 image is
 //!   billed one tile, as users measured it
 //!   (<https://community.openai.com/t/vision-more-than-one-way-to-send-a-request-undocumented-and-different-pricing-realized/1262691>).
+//!   Some models put other figures in the same formula (GPT-4o mini: 2833 + 5667 a
+//!   tile) and GPT-4.1 mini and nano count 32-px patches instead: this is GPT-4o's.
 //! - Anthropic (Claude; "Vision", *Evaluate image size*,
 //!   <https://docs.anthropic.com/en/docs/build-with-claude/vision>): about
 //!   width × height / 750 tokens, after an image whose long edge is over 1568 px, or that
