@@ -213,13 +213,12 @@ fn original_folder(path: &Path) -> &Path {
 fn update(original: &Path, report: &Report, kept: Kept) -> anyhow::Result<Option<String>> {
     let folder = original_folder(original);
     if let Some(step) = report.divergence() {
-        return Ok(None).inspect(|_: &Option<String>| {
-            note!(
-                "tapscope: {} not updated: it diverged at step {}; a baseline must replay every step",
-                folder.display(),
-                step.step
-            );
-        });
+        note!(
+            "tapscope: {} not updated: it diverged at step {}; a baseline must replay every step",
+            folder.display(),
+            step.step
+        );
+        return Ok(None);
     }
     let Kept::Temporary(temp) = kept else {
         return Ok(None);

@@ -378,9 +378,11 @@ impl<D: ServedDevice, C: ServedClock> Run<'_, D, C> {
                 ));
             }
         }
-        let point = step.path.first().copied();
+        // Only a pixel action's point is reported (a handle's target is named already), so
+        // only then is it looked up on both screens.
+        let point = step.path.first().copied().filter(|_| step.handle.is_none());
         let then_at = point.and_then(|p| replay::at_point(&then_before.as_ref()?.0, p));
-        let now_point = today.path.first().copied().or(point);
+        let now_point = point.and(today.path.first().copied()).or(point);
         let now_at = now_point.and_then(|p| replay::at_point(&before?.tree, p));
         let then = Side {
             step,
