@@ -18,8 +18,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use tapscope_core::device::Capture;
 use tapscope_core::recording::{
-    Actor, Durability, Header, RecordingError, RecordingWriter, ScreenFiles, ScreenRef, Step,
-    StepOutcome,
+    Actor, AdbCommand, Durability, Header, RecordingError, RecordingWriter, ScreenFiles, ScreenRef,
+    Step, StepOutcome,
 };
 use tapscope_core::session::{Observation, Outcome, Screenshot};
 use tapscope_core::stability::SettleReport;
@@ -86,6 +86,7 @@ pub struct Pending {
     path: Vec<[i32; 2]>,
     settle: Option<serde_json::Value>,
     bottomed_out: bool,
+    adb: Option<AdbCommand>,
 }
 
 impl Pending {
@@ -123,7 +124,16 @@ impl Pending {
             path: acted.map_or_else(Vec::new, |o| o.path.iter().map(|p| [p.x, p.y]).collect()),
             settle: settle.and_then(|s| serde_json::to_value(s).ok()),
             bottomed_out: acted.is_some_and(|o| o.bottomed_out),
+            adb: None,
         }
+    }
+
+    /// The same step, of a command `tapscope proxy` saw pass, through the display pixels
+    /// `path`.
+    pub fn proxied(mut self, adb: AdbCommand, path: Vec<[i32; 2]>) -> Self {
+        self.adb = Some(adb);
+        self.path = path;
+        self
     }
 }
 
@@ -400,6 +410,7 @@ impl Writer {
             bottomed_out: step.bottomed_out,
             before,
             after,
+            adb: step.adb,
         })
     }
 

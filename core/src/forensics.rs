@@ -23,6 +23,7 @@
 //! # Ok::<(), tapscope_core::recording::RecordingError>(())
 //! ```
 
+pub mod coordinate;
 pub(crate) mod screen;
 
 use std::collections::HashSet;
@@ -88,6 +89,9 @@ pub fn review(recording: &Recording, step_index: usize) -> Result<Review, Record
         return Ok(Review::default());
     };
     let stale = match (&step.version_used, &step.version_before) {
+        (Some(used), Some(latest)) if used != latest && step.adb.is_some() => {
+            coordinate::review(recording, step_index, used, latest)?
+        }
         (Some(used), Some(latest)) if used != latest => {
             Some(stale(recording, step_index, used, latest)?)
         }
@@ -172,7 +176,7 @@ pub(crate) fn find_screen<'a>(steps: &'a [Step], version: &str) -> Option<&'a Sc
 
 /// How many distinct versions the screen went through after the last time it was `used`,
 /// up to the last step's `version_before`; 0 when `used` never appears.
-fn screens_between(steps: &[Step], used: &str) -> usize {
+pub(crate) fn screens_between(steps: &[Step], used: &str) -> usize {
     let Some((last, earlier)) = steps.split_last() else {
         return 0;
     };

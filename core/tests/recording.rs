@@ -11,8 +11,8 @@ use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 use serde_json::json;
 use tapscope_core::recording::{
-    self, Actor, Durability, FORMAT_VERSION, Header, ProblemKind, RecordingError, RecordingWriter,
-    ScreenFiles, Step, StepOutcome,
+    self, Actor, AdbCommand, CommandKind, Durability, FORMAT_VERSION, Header, Landed, ProblemKind,
+    RecordingError, RecordingWriter, ScreenFiles, Step, StepOutcome,
 };
 
 fn header() -> Header {
@@ -51,6 +51,7 @@ fn tap(handle: &str) -> Step {
         bottomed_out: false,
         before: None,
         after: None,
+        adb: None,
     }
 }
 
@@ -574,6 +575,37 @@ fn gen_screen() -> impl Strategy<Value = GenScreen> {
         })
 }
 
+/// A command seen through the proxy, any of its kinds and landings.
+fn gen_adb() -> impl Strategy<Value = AdbCommand> {
+    let kinds = prop::sample::select(vec![
+        CommandKind::Look,
+        CommandKind::Screenshot,
+        CommandKind::Action,
+        CommandKind::Transfer,
+        CommandKind::Command,
+    ]);
+    let landed = prop::option::of(prop::sample::select(vec![Landed::Same, Landed::Elsewhere]));
+    (
+        (text(), any::<u64>(), text()),
+        kinds,
+        prop::option::of(any::<u8>()),
+        any::<(u64, u64)>(),
+        landed,
+    )
+        .prop_map(
+            |((serial, connection, service), kind, exit, (sent, received), landed)| AdbCommand {
+                serial,
+                connection,
+                service,
+                kind,
+                exit,
+                sent,
+                received,
+                landed,
+            },
+        )
+}
+
 #[derive(Debug, Clone)]
 struct GenStep {
     step: Step,
@@ -611,6 +643,7 @@ fn gen_step() -> impl Strategy<Value = GenStep> {
     let screens = (
         prop::option::of(gen_screen()),
         prop::option::of(gen_screen()),
+        prop::option::of(gen_adb()),
     );
     (numbers, outcome, texts, values, screens).prop_map(
         |(
@@ -618,7 +651,7 @@ fn gen_step() -> impl Strategy<Value = GenStep> {
             outcome,
             (tool, message, handle, version_used, version_before, version_after, acted_on),
             (arguments, settle, path),
-            (before, after),
+            (before, after, adb),
         )| GenStep {
             step: Step {
                 step,
@@ -639,6 +672,7 @@ fn gen_step() -> impl Strategy<Value = GenStep> {
                 bottomed_out,
                 before: None,
                 after: None,
+                adb,
             },
             before,
             after,

@@ -1,9 +1,14 @@
 //! Devices tapscope drives: a phone over ADB, or the built-in simulated phone, behind one trait.
 
 pub mod adb;
+pub mod adb_command;
 pub mod adb_output;
 pub mod adbd;
+pub mod host_service;
+pub mod shell_line;
+pub mod shell_v2;
 pub mod sim;
+pub mod sync_stream;
 
 use std::time::Duration;
 

@@ -50,7 +50,10 @@ mod writer;
 
 pub use error::RecordingError;
 pub use reader::{Problem, ProblemKind, Recording, read};
-pub use types::{Actor, Durability, Header, ScreenRef, Step, StepOutcome};
+pub use types::{
+    Actor, AdbCommand, Check, CommandKind, Durability, Header, Landed, ProxyHeader, ScreenRef,
+    Step, StepOutcome,
+};
 pub use writer::{RecordingWriter, ScreenFiles};
 
 /// The `format` every recording header names.

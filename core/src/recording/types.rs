@@ -28,6 +28,59 @@ pub struct Header {
     /// step N replays the original's step N.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replay_of: Option<String>,
+    /// In a recording `tapscope proxy` made: the adb server it stood in front of and how
+    /// it checked where actions landed. Absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proxy: Option<ProxyHeader>,
+}
+
+/// What a proxy's recording says of the proxy.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProxyHeader {
+    /// The adb server every request went on to, e.g. `127.0.0.1:5037`.
+    pub upstream: String,
+    /// How the screen was looked at when an action on a coordinate landed.
+    pub check: Check,
+}
+
+/// How `tapscope proxy` finds what an action on a coordinate landed on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Check {
+    /// No look of the proxy's own: the latest look any client took through the proxy.
+    #[default]
+    None,
+    /// A screenshot just before the action goes on, its pixels under the point compared
+    /// with a screenshot of the screen the agent read.
+    Pixels,
+    /// A dump just before the action goes on: the element under the point compared.
+    Tree,
+}
+
+impl Check {
+    pub fn name(self) -> &'static str {
+        match self {
+            Check::None => "none",
+            Check::Pixels => "pixels",
+            Check::Tree => "tree",
+        }
+    }
+}
+
+impl std::str::FromStr for Check {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "none" => Ok(Check::None),
+            "pixels" => Ok(Check::Pixels),
+            "tree" => Ok(Check::Tree),
+            other => Err(format!(
+                "unknown check {other:?}: use none (judge from the looks clients take), \
+                 pixels (a screenshot before each action) or tree (a dump before each action)"
+            )),
+        }
+    }
 }
 
 /// How far a written step is safe.
@@ -84,6 +137,7 @@ impl Header {
             encoding: encoding.into(),
             sync: Some(Durability::Step),
             replay_of: None,
+            proxy: None,
         }
     }
 
@@ -206,6 +260,61 @@ pub struct Step {
     /// The screen the call left.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub after: Option<ScreenRef>,
+    /// A command a client sent the phone through `tapscope proxy`, as it passed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adb: Option<AdbCommand>,
+}
+
+/// One device service a client opened through `tapscope proxy`: what it was and what
+/// passed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AdbCommand {
+    /// The phone's serial.
+    pub serial: String,
+    /// The client connection that carried it, numbered from 1 in the order the proxy
+    /// accepted them (the adb command-line tool opens one per command).
+    pub connection: u64,
+    /// The device service as the client opened it, e.g. `shell,v2,raw:input tap 540 1210`,
+    /// `exec:screencap -p`, `sync:`.
+    pub service: String,
+    pub kind: CommandKind,
+    /// The exit status, when the service says one (shell protocol v2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit: Option<u8>,
+    /// Bytes the client sent on the service.
+    pub sent: u64,
+    /// Bytes the client received on it.
+    pub received: u64,
+    /// An action on a coordinate: what its point hit when it landed, against what it hit
+    /// on the screen last read (`version_used`) before it; absent when not looked at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub landed: Option<Landed>,
+}
+
+/// What a command through the proxy was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CommandKind {
+    /// It read the screen's tree: a dump printed, pulled or fetched from a helper.
+    Look,
+    /// It captured the screen's pixels.
+    Screenshot,
+    /// It acted on the phone: input on a coordinate, text, a key, an app started.
+    Action,
+    /// It moved files: a push or an install, counted, never held.
+    Transfer,
+    /// Anything else.
+    Command,
+}
+
+/// Whether an action's point, when it landed, hit what it hit on the screen the agent read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Landed {
+    /// The same element.
+    Same,
+    /// Something else, or nothing: the agent aimed at a screen that was gone.
+    Elsewhere,
 }
 
 /// A field that is present is `Some`, even when it holds `null`; a missing one is `None`

@@ -69,6 +69,30 @@ pub struct Observation {
 }
 
 impl Observation {
+    /// A dump read elsewhere (an agent's own look, as `tapscope proxy` sees it pass)
+    /// observed as a session observes one: pruned under `rules` and the version its content
+    /// gives, dumped at `dumped_at`; without a screenshot, whatever the tree.
+    pub fn of_dump(
+        raw: String,
+        rules: &crate::prune::PruneRules,
+        dumped_at: Duration,
+    ) -> crate::error::Result<Self> {
+        let tree = parse_str(&raw)?;
+        let (pruned, text) = render::versioned(&tree, rules);
+        Ok(Self {
+            version: pruned.version.clone(),
+            text,
+            fallback: None,
+            dumped_at,
+            screenshot_at: None,
+            raw,
+            tree,
+            pruned,
+            pixel_text: Vec::new(),
+            pixel_note: None,
+        })
+    }
+
     /// The handle of the first node with an `i` that `wanted` accepts, in line order.
     pub fn handle_where(&self, wanted: impl Fn(&PrunedNode) -> bool) -> Option<Handle> {
         let node = self

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use super::shell::server_address_from;
 use crate::device::DeviceError;
 use crate::device::adb_output::{DeviceEntry, parse_devices};
+pub(super) use crate::device::shell_v2::Output;
 
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
 const READ_TIMEOUT: Duration = Duration::from_secs(10);
@@ -61,15 +62,6 @@ fn request(stream: &mut TcpStream, service: &str) -> std::io::Result<()> {
     }
 }
 
-/// What a command printed and how it ended.
-#[derive(Debug, Default, PartialEq, Eq)]
-pub(super) struct Output {
-    pub stdout: Vec<u8>,
-    pub stderr: Vec<u8>,
-    /// Its exit status; `None` on devices without shell protocol v2 (before Android 7).
-    pub status: Option<u8>,
-}
-
 /// How a command run with a deadline ended.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) enum Ran {
@@ -77,11 +69,6 @@ pub(super) enum Ran {
     /// Still running at the deadline: the stream was closed.
     TimedOut,
 }
-
-/// Shell protocol v2 packet ids (AOSP `shell_protocol.h`).
-const STDOUT: u8 = 1;
-const STDERR: u8 = 2;
-const EXIT: u8 = 3;
 
 /// Runs `command` on `serial` without a terminal, reading until the device closes the
 /// stream or `deadline` passes: by shell protocol v2 (output, errors and exit status
@@ -100,7 +87,7 @@ pub(super) fn run(
         &format!("shell,v2,raw:{command}"),
         deadline,
     ) {
-        Ok(Some(bytes)) => Ok(Ran::Done(shell_v2(&bytes))),
+        Ok(Some(bytes)) => Ok(Ran::Done(Output::of(&bytes))),
         Ok(None) => Ok(Ran::TimedOut),
         // A device without shell v2 closes the stream it does not know.
         Err(e) if e.to_string().contains("closed") => Ok(
@@ -142,25 +129,6 @@ fn read_until(
             Err(e) => return Err(e),
         }
     }
-}
-
-/// The packets of a shell v2 stream: `[id u8][length u32 LE][data]`. A packet cut short
-/// by the end of the stream keeps what arrived.
-fn shell_v2(bytes: &[u8]) -> Output {
-    let mut output = Output::default();
-    let mut rest = bytes;
-    while let [id, a, b, c, d, data @ ..] = rest {
-        let length = u32::from_le_bytes([*a, *b, *c, *d]) as usize;
-        let (payload, after) = data.split_at(length.min(data.len()));
-        match *id {
-            STDOUT => output.stdout.extend_from_slice(payload),
-            STDERR => output.stderr.extend_from_slice(payload),
-            EXIT => output.status = payload.first().copied(),
-            _ => {}
-        }
-        rest = after;
-    }
-    output
 }
 
 fn read_hex_block(stream: &mut TcpStream) -> std::io::Result<Vec<u8>> {
@@ -231,23 +199,5 @@ mod tests {
         assert!(matches!(err, DeviceError::NoServer { .. }), "{err}");
         assert!(err.to_string().contains("127.0.0.1:1"), "{err}");
         assert!(err.to_string().contains("adb start-server"), "{err}");
-    }
-
-    #[test]
-    fn shell_v2_packets_keep_output_errors_and_status_apart() {
-        // Captured from a shell v2 stream: "hi\n" on stdout, "oops\n" on stderr, exit 3.
-        let bytes = b"\x01\x03\x00\x00\x00hi\n\x02\x05\x00\x00\x00oops\n\x03\x01\x00\x00\x00\x03";
-        assert_eq!(
-            shell_v2(bytes),
-            Output {
-                stdout: b"hi\n".to_vec(),
-                stderr: b"oops\n".to_vec(),
-                status: Some(3),
-            }
-        );
-        // Cut short: what arrived is kept, the status is unknown.
-        let cut = shell_v2(&bytes[..6]);
-        assert_eq!((cut.stdout, cut.status), (b"h".to_vec(), None));
-        assert_eq!(shell_v2(b""), Output::default());
     }
 }

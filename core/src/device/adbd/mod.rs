@@ -10,7 +10,7 @@
 //!   ever asked.
 //! - `stream`: one WRTE in flight per stream until the host's OKAY; host input bounded.
 //! - `service`: `shell:`, `shell,v2,…:`, `exec:` and `sync:`; anything else is refused.
-//! - `shell`, `shell_packet`, `session`, `line_editor`: commands, shell protocol
+//! - `shell`, `session`, `line_editor` (and `device::shell_v2`): commands, shell protocol
 //!   v2, interactive and piped sessions with a pty's echo, line editing and `\r\n`.
 //! - `sync`: STAT, STA2, LST2, LIST, LIS2, RECV, QUIT; SEND refused (read-only).
 //!
@@ -29,7 +29,6 @@ mod server;
 mod service;
 mod session;
 mod shell;
-mod shell_packet;
 mod stream;
 mod sync;
 

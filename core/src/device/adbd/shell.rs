@@ -7,9 +7,9 @@ use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::io;
 
-use super::shell_packet::{self, Decoder, HostEvent, PacketId};
 use super::stream::Stream;
 use super::{Backend, CommandOutput};
+use crate::device::shell_v2::{self, Decoder, HostEvent, PacketId};
 
 /// How a shell stream is framed and whether it behaves like a terminal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,8 +77,8 @@ impl<'a> ShellOutput<'a> {
         if !self.mode.packets {
             return self.stream.write(bytes);
         }
-        let mut framed = Vec::with_capacity(bytes.len() + shell_packet::HEADER_LEN);
-        shell_packet::frame(id, bytes, &mut framed);
+        let mut framed = Vec::with_capacity(bytes.len() + shell_v2::HEADER_LEN);
+        shell_v2::frame(id, bytes, &mut framed);
         self.stream.write(&framed)
     }
 
@@ -139,7 +139,7 @@ impl<'a> ShellInput<'a> {
                 return Some(raw);
             };
             let mut events = Vec::new();
-            decoder.push(&raw, &mut events);
+            shell_v2::host_events(decoder, &raw, &mut events);
             let mut stdin = Vec::new();
             for event in events {
                 match event {

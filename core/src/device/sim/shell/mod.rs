@@ -6,7 +6,6 @@
 //! Nothing runs on the host: files live in memory, commands act on the sim.
 
 mod commands;
-mod parse;
 mod system;
 #[cfg(test)]
 mod tests;
@@ -15,10 +14,10 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use self::parse::{Joined, Target};
 use super::costs::Profile;
 use super::phone::SimPhone;
 use crate::device::adbd::{Backend, CommandOutput, Identity};
+use crate::device::shell_line::{self, Joined, Target};
 use crate::stability::Clock;
 
 /// The sim behind ADB: its phone, its files and the commands running on it.
@@ -134,7 +133,7 @@ impl<C: Clock + Clone + Send> SimShell<C> {
 
     /// Runs the pipelines of one command line in order.
     fn run_line(&self, line: &str, out: &mut dyn CommandOutput) -> u8 {
-        let pipelines = match parse::parse(line) {
+        let pipelines = match shell_line::parse(line) {
             Ok(pipelines) => pipelines,
             Err(why) => {
                 let _ = out.stderr(format!("/system/bin/sh: {why}\n").as_bytes());

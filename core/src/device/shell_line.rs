@@ -1,6 +1,7 @@
 //! The part of a phone's shell (mksh) that agent frameworks' command lines use: words
 //! with quotes and backslashes, `;`, `&&` and `||`, pipes, and the redirections `>`,
 //! `>>`, `2>` and `2>&1`. Nothing is expanded: no variables, globs or substitutions.
+//! The sim's shell runs what it parses; the proxy reads what an agent's commands mean.
 
 /// How a pipeline is joined to the one before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
