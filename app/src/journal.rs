@@ -18,8 +18,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use tapscope_core::device::Capture;
 use tapscope_core::recording::{
-    Actor, AdbCommand, Durability, Header, RecordingError, RecordingWriter, ScreenFiles, ScreenRef,
-    Step, StepOutcome,
+    Actor, AdbCommand, Durability, Header, ProxyHeader, RecordingError, RecordingWriter,
+    ScreenFiles, ScreenRef, Step, StepOutcome,
 };
 use tapscope_core::session::{Observation, Outcome, Screenshot};
 use tapscope_core::stability::SettleReport;
@@ -201,6 +201,14 @@ impl Journal {
         durability: Durability,
     ) -> Result<Self, RecordingError> {
         Self::start(dir, header(device, now_unix_ms(), durability), now, None)
+    }
+
+    /// A recording of what `tapscope proxy` saw pass to the adb server `proxy` names;
+    /// `now` is the proxy's clock.
+    pub fn proxying(dir: &Path, proxy: ProxyHeader, now: Duration) -> Result<Self, RecordingError> {
+        let mut header = header("proxy", now_unix_ms(), Durability::Step);
+        header.proxy = Some(proxy);
+        Self::start(dir, header, now, None)
     }
 
     /// A recording of a replay of `original` (named in its header when given), and each

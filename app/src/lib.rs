@@ -8,4 +8,5 @@ pub mod gui;
 pub mod journal;
 pub mod mcp;
 pub mod phone;
+pub mod proxy;
 pub mod replay;

@@ -1,8 +1,10 @@
 //! Command-line arguments and dispatch to one module per command.
 
 mod devices;
+mod forensics;
 mod observe;
 pub mod output;
+mod proxy;
 mod prune;
 mod replay;
 mod reprune;
@@ -46,6 +48,10 @@ enum Command {
     /// nodes lost, steps whose target would no longer be addressable; exits 1 when the
     /// rules lose a node or a target.
     Reprune(reprune::RepruneArgs),
+    /// Review every step of a recording for an action on a screen that was gone: a stale
+    /// handle refused, a tap whose point met something else when it landed; exits 1 when
+    /// any step did.
+    Forensics(forensics::ForensicsArgs),
     /// List the devices tapscope can drive: the built-in `sim` and phones over ADB.
     Devices(devices::DevicesArgs),
     /// Read a device's screen as an agent does, after optional steps (act, settle, observe).
@@ -56,6 +62,9 @@ enum Command {
     /// Re-run recorded sessions on a device and compare each step with its recording:
     /// exit 0 when every step does what it did, 1 on a divergence.
     Replay(replay::ReplayArgs),
+    /// Stand between adb clients and the adb server: every request passes unchanged, and
+    /// what clients send their phones is recorded, stale actions on raw coordinates said.
+    Proxy(proxy::ProxyArgs),
     /// Serve the simulated phone as an ADB device (`adb connect ADDR`), for adb and every
     /// tool built on it.
     Sim(sim::SimArgs),
@@ -108,10 +117,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         Some(Command::Prune(args)) => prune::run(&args),
         Some(Command::Stats(args)) => stats::run(&args),
         Some(Command::Reprune(args)) => reprune::run(&args),
+        Some(Command::Forensics(args)) => forensics::run(&args),
         Some(Command::Devices(args)) => devices::run(&args),
         Some(Command::Observe(args)) => observe::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),
         Some(Command::Sim(args)) => sim::run(&args),
+        Some(Command::Proxy(args)) => proxy::run(&args),
         Some(Command::Replay(args)) => replay::run(&args),
         Some(Command::RecordDemo { dir }) => {
             let summary = crate::demo::record(&dir)?;

@@ -12,6 +12,9 @@ pub struct DeviceEntry {
     pub state: DeviceState,
     /// `model:` from the `-l` details, when given.
     pub model: Option<String>,
+    /// `transport_id:` from the `-l` details, when given: what `host:transport-id:N` and
+    /// `host:tport:` name the device by.
+    pub transport_id: Option<u64>,
 }
 
 /// The state column of `adb devices`.
@@ -69,14 +72,16 @@ pub fn parse_devices(output: &str) -> Vec<DeviceEntry> {
                 };
                 (state, details)
             };
-            let model = details
-                .split_whitespace()
-                .find_map(|field| field.strip_prefix("model:"))
-                .map(str::to_owned);
+            let field = |name: &str| {
+                details
+                    .split_whitespace()
+                    .find_map(|field| field.strip_prefix(name))
+            };
             Some(DeviceEntry {
                 serial: serial.to_owned(),
                 state,
-                model,
+                model: field("model:").map(str::to_owned),
+                transport_id: field("transport_id:").and_then(|id| id.parse().ok()),
             })
         })
         .collect()
@@ -167,9 +172,10 @@ ZY2242ABCD             no permissions (missing udev rules? user is in the plugde
                 .contains("allow USB debugging")
         );
         assert_eq!(devices[2].state, DeviceState::Offline);
+        assert_eq!(devices[2].transport_id, Some(3));
         assert_eq!(devices[3].state, DeviceState::NoPermissions);
         assert_eq!(devices[4].serial, "192.168.1.5:5555");
-        assert_eq!(devices[4].model, None);
+        assert_eq!((&devices[4].model, devices[4].transport_id), (&None, None));
         assert!(parse_devices("List of devices attached\n\n").is_empty());
     }
 

@@ -101,6 +101,49 @@ impl<'a> Request<'a> {
     }
 }
 
+/// A device service as a client opens it once a transport is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeviceService<'a> {
+    /// `shell[,ARG…]:COMMAND`: by shell protocol v2 (`packets`) when an argument says
+    /// `v2`; an empty command is an interactive session.
+    Shell { command: &'a str, packets: bool },
+    /// `exec:COMMAND`: the command's raw output, no terminal, no exit status.
+    Exec(&'a str),
+    /// `sync:`: file transfers.
+    Sync,
+    /// Anything else: `tcp:9008`, `localabstract:…`, `reverse:…`, `framebuffer:`, …
+    Other(&'a str),
+}
+
+impl<'a> DeviceService<'a> {
+    pub fn parse(service: &'a str) -> DeviceService<'a> {
+        if service == "sync:" {
+            return DeviceService::Sync;
+        }
+        if let Some(command) = service.strip_prefix("exec:") {
+            return DeviceService::Exec(command);
+        }
+        if let Some(rest) = service.strip_prefix("shell")
+            && let Some((arguments, command)) = rest.split_once(':')
+            && (arguments.is_empty() || arguments.starts_with(','))
+        {
+            return DeviceService::Shell {
+                command,
+                packets: arguments.split(',').any(|a| a == "v2"),
+            };
+        }
+        DeviceService::Other(service)
+    }
+
+    /// The command line it runs, if it runs one.
+    pub fn command(&self) -> Option<&'a str> {
+        match *self {
+            DeviceService::Shell { command, .. } | DeviceService::Exec(command) => Some(command),
+            DeviceService::Sync | DeviceService::Other(_) => None,
+        }
+    }
+}
+
 /// `transport:S`, `transport-id:N`, `transport-any`, `transport-usb`, `transport-local`.
 fn transport_select(rest: &str) -> Option<Select<'_>> {
     Some(match rest {
@@ -383,6 +426,41 @@ mod tests {
         for (text, expected) in cases {
             assert_eq!(Request::parse(text), expected, "{text}");
         }
+    }
+
+    #[test]
+    fn device_services_are_told_apart() {
+        let cases = [
+            (
+                "shell,v2,raw:input tap 1 2",
+                DeviceService::Shell {
+                    command: "input tap 1 2",
+                    packets: true,
+                },
+            ),
+            (
+                "shell,v2,TERM=xterm-256color,pty:",
+                DeviceService::Shell {
+                    command: "",
+                    packets: true,
+                },
+            ),
+            (
+                "shell:uiautomator dump /dev/tty",
+                DeviceService::Shell {
+                    command: "uiautomator dump /dev/tty",
+                    packets: false,
+                },
+            ),
+            ("exec:screencap -p", DeviceService::Exec("screencap -p")),
+            ("sync:", DeviceService::Sync),
+            ("tcp:9008", DeviceService::Other("tcp:9008")),
+            ("shellx:1", DeviceService::Other("shellx:1")),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(DeviceService::parse(text), expected, "{text}");
+        }
+        assert_eq!(DeviceService::Sync.command(), None);
     }
 
     #[test]

@@ -9,6 +9,8 @@
 
 use std::collections::VecDeque;
 
+use super::adb_command::{SNIFF, may_hold_screen};
+
 const fn id(tag: &[u8; 4]) -> u32 {
     u32::from_le_bytes(*tag)
 }
@@ -46,7 +48,8 @@ pub enum Transfer {
         path: String,
         /// Its whole size.
         size: u64,
-        /// Its first bytes, up to the decoder's capture limit.
+        /// Its first bytes: up to the decoder's capture limit when they may hold a screen
+        /// (`adb_command::may_hold_screen`), else its first [`SNIFF`].
         head: Vec<u8>,
         /// The device refused it: the reason.
         failed: Option<String>,
@@ -229,7 +232,13 @@ impl SyncDecoder {
             }
         } else if let Some((_, size, head)) = &mut self.pulling {
             *size += bytes.len() as u64;
-            let room = self.capture.saturating_sub(head.len());
+            // A file that starts as no screen does is kept no further than that start.
+            let limit = if head.len() >= SNIFF && !may_hold_screen(&head[..SNIFF]) {
+                SNIFF
+            } else {
+                self.capture
+            };
+            let room = limit.saturating_sub(head.len());
             head.extend_from_slice(&bytes[..room.min(bytes.len())]);
         }
     }

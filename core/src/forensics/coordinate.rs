@@ -8,6 +8,7 @@
 use super::{Stale, Target, find_screen, screen};
 use crate::geometry::Point;
 use crate::model::{Rect, Tree};
+use crate::prune::NAME_CHARS;
 use crate::recording::{Landed, Recording, RecordingError, Step};
 
 /// What a point hit on the screen read and on the screen the action landed on.
@@ -31,13 +32,18 @@ pub fn landing(read: &Tree, now: &Tree, point: Point) -> Landing {
     Landing { then, now, landed }
 }
 
+/// What a tap at `point` meets on `tree`, named as its pruned line names it.
+pub fn hit(tree: &Tree, point: Point) -> Option<Target> {
+    screen::at_point(tree, point)
+}
+
 /// Whether two elements are one to an agent: both nothing, or of one name (numbers
 /// aside) in places that overlap by at least half the smaller.
 pub fn same_element(a: Option<&Target>, b: Option<&Target>) -> bool {
     match (a, b) {
         (None, None) => true,
         (Some(a), Some(b)) => {
-            masked(&a.label) == masked(&b.label)
+            same_name(&a.label, &b.label)
                 && match (a.bounds, b.bounds) {
                     (Some(x), Some(y)) => overlap_of_smaller(x, y) >= 0.5,
                     _ => true,
@@ -47,32 +53,83 @@ pub fn same_element(a: Option<&Target>, b: Option<&Target>) -> bool {
     }
 }
 
-/// The label with every run of digits one `#`.
+/// Whether two labels name one element: equal with numbers masked, or one whose text was
+/// cut at [`NAME_CHARS`] showing the start of the other's (a number that grew a digit
+/// moves where a long text is cut).
+fn same_name(a: &str, b: &str) -> bool {
+    masked(a) == masked(b) || begins(a, b) || begins(b, a)
+}
+
+/// Whether `cut`, a label whose text was cut short, shows the start of `other`'s text,
+/// numbers masked.
+fn begins(cut: &str, other: &str) -> bool {
+    let Some((shown, after)) = cut_text(cut) else {
+        return false;
+    };
+    let other_shown = match cut_text(other) {
+        Some((other_shown, other_after)) => (other_after == after).then_some(other_shown),
+        None => other.strip_suffix(after),
+    };
+    other_shown.is_some_and(|other_shown| masked(other_shown).starts_with(&masked(shown)))
+}
+
+/// A label whose quoted text was cut at [`NAME_CHARS`] (`"45:10 · Every Apollo landing
+/// site from o…"`): the label up to the `…`, and what follows it (the closing quote, a
+/// class); `None` when its text is whole.
+fn cut_text(label: &str) -> Option<(&str, &str)> {
+    let at = label.find("…\"")?;
+    let (shown, rest) = label.split_at(at);
+    let text = &shown[shown.find('"')? + 1..];
+    // A cut text keeps its first NAME_CHARS characters, less a space before the cut.
+    (text.chars().count() + 1 >= NAME_CHARS).then(|| (shown, &rest['…'.len_utf8()..]))
+}
+
+/// The characters that stay inside a number between its digits: `1,000`, `4.5`, `1 000`.
+const NUMBER_SEPARATORS: [char; 5] = [',', '.', '\'', '\u{a0}', '\u{202f}'];
+/// A magnitude straight after a number: `483K`, `1.2M`, `3B`.
+const MAGNITUDES: [char; 4] = ['K', 'k', 'M', 'B'];
+
+/// The label with every number one `#`: its digits, the separators between them and a
+/// magnitude after them, so `Like 999`, `Like 1,000` and `Like 1.2K` read the same.
 fn masked(label: &str) -> String {
+    let chars: Vec<char> = label.chars().collect();
+    let digit_at = |at: usize| chars.get(at).is_some_and(char::is_ascii_digit);
     let mut out = String::with_capacity(label.len());
-    let mut in_number = false;
-    for c in label.chars() {
-        if c.is_ascii_digit() {
-            if !in_number {
-                out.push('#');
-            }
-            in_number = true;
-        } else {
-            in_number = false;
+    let mut at = 0;
+    while let Some(&c) = chars.get(at) {
+        at += 1;
+        if !c.is_ascii_digit() {
             out.push(c);
+            continue;
+        }
+        out.push('#');
+        while digit_at(at)
+            || (chars.get(at).is_some_and(|c| NUMBER_SEPARATORS.contains(c)) && digit_at(at + 1))
+        {
+            at += 1;
+        }
+        let magnitude = chars.get(at).is_some_and(|c| MAGNITUDES.contains(c));
+        if magnitude && !chars.get(at + 1).is_some_and(|c| c.is_alphanumeric()) {
+            at += 1;
         }
     }
     out
 }
 
+/// How much of the smaller rectangle the other covers, from 0 to 1 (inverted ones are
+/// empty); reckoned in `i64` and `f64`, so bounds at the ends of `i32` cannot overflow.
 fn overlap_of_smaller(a: Rect, b: Rect) -> f64 {
-    let width = (a.right.min(b.right) - a.left.max(b.left)).max(0) as f64;
-    let height = (a.bottom.min(b.bottom) - a.top.max(b.top)).max(0) as f64;
-    let smaller = a.area().min(b.area()) as f64;
+    let span = |from: [i32; 2], to: [i32; 2]| {
+        (i64::from(to[0].min(to[1])) - i64::from(from[0].max(from[1]))).max(0) as f64
+    };
+    let area = |r: Rect| span([r.left; 2], [r.right; 2]) * span([r.top; 2], [r.bottom; 2]);
+    let overlap =
+        span([a.left, b.left], [a.right, b.right]) * span([a.top, b.top], [a.bottom, b.bottom]);
+    let smaller = area(a).min(area(b));
     if smaller == 0.0 {
         return if a == b { 1.0 } else { 0.0 };
     }
-    width * height / smaller
+    overlap / smaller
 }
 
 /// The review of step `index`, a proxied action on a coordinate aimed from screen `used`
@@ -104,7 +161,8 @@ pub(super) fn review(
     if landing.landed == Landed::Same {
         return Ok(None);
     }
-    let sentence = sentence(step, point, read_ms_before(earlier, step, used), &landing);
+    let read_ms = read_ms_before(earlier, step, used);
+    let sentence = describe(&step.tool, point, read_ms, &landing);
     Ok(Some(Stale {
         version_used: used.to_owned(),
         version_at_action: latest.to_owned(),
@@ -122,13 +180,17 @@ fn read_ms_before(earlier: &[Step], step: &Step, used: &str) -> Option<u64> {
     let look = earlier.iter().rev().find(|s| {
         s.after.as_ref().is_some_and(|a| a.version == used) && s.version_used.is_none()
     })?;
-    Some(step.at_ms.saturating_sub(look.at_ms + look.duration_ms))
+    Some(
+        step.at_ms
+            .saturating_sub(look.at_ms.saturating_add(look.duration_ms)),
+    )
 }
 
-/// `tapped (540, 1210) 1.8 s after reading a screen where that point was "Video: …"; when
-/// the tap landed it was on "Sponsored: …"`.
-fn sentence(step: &Step, point: Point, read_ms: Option<u64>, landing: &Landing) -> String {
-    let (verb, noun) = match step.tool.as_str() {
+/// What an action `tool` (`tap`, `swipe`, `drag`, `touch`) at `point` met, read
+/// `read_ms` before it: `tapped (540, 1210) 1.8 s after reading a screen where that point
+/// was "Video: …"; when the tap landed it was on "Sponsored: …"`.
+pub fn describe(tool: &str, point: Point, read_ms: Option<u64>, landing: &Landing) -> String {
+    let (verb, noun) = match tool {
         "swipe" => ("swiped from", "swipe"),
         "drag" => ("dragged from", "drag"),
         "touch" => ("touched", "touch"),
@@ -184,5 +246,33 @@ mod tests {
         // The same name one row further: another element.
         let next_row = target("\"Like 12\"", Some(rect(0, 50, 100, 100)));
         assert!(!same_element(Some(&like), Some(&next_row)));
+    }
+
+    #[test]
+    fn numbers_are_masked_with_their_separators_and_magnitudes() {
+        assert_eq!(
+            masked("Like 1,000 · 4.5 stars · 483K views"),
+            "Like # · # stars · # views"
+        );
+        assert_eq!(masked("1.2M"), masked("7"));
+        // A letter that goes on into a word is not a magnitude; a full stop ends a number.
+        assert_eq!(masked("3 Mbps, 12 Kilos, 5."), "# Mbps, # Kilos, #.");
+        assert_eq!(masked("9:41"), "#:#");
+    }
+
+    #[test]
+    fn a_cut_name_is_the_start_of_the_whole_one() {
+        // 40 characters and whole, against the same text one digit longer and cut at 40.
+        let whole = "\"Comments 9 · a long title that runs past\"";
+        let cut = "\"Comments 10 · a long title that runs pas…\"";
+        assert!(same_name(whole, cut) && same_name(cut, whole));
+        // Both cut, with a role word before and a class after.
+        let nine = "button \"Comments 9 · a long title that runs past…\" (View)";
+        let ten = "button \"Comments 10 · a long title that runs pas…\" (View)";
+        assert!(same_name(nine, ten));
+        assert!(!same_name(nine, &ten.replace("(View)", "(Text)")));
+        // A short text that ends in `…` was not cut: it names only itself.
+        assert!(!same_name("\"Sending…\"", "\"Sending… done\""));
+        assert!(!same_name(cut, "\"Comments 10 · another title\""));
     }
 }

@@ -218,6 +218,7 @@ mod tests {
             serial: serial.into(),
             state,
             model: None,
+            transport_id: None,
         }
     }
 
