@@ -404,6 +404,7 @@ fn raw_request(port: u16, bytes: &[u8]) -> Vec<u8> {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("the proxy accepts");
     stream.set_read_timeout(Some(PATIENCE)).unwrap();
     stream.write_all(bytes).unwrap();
+    stream.shutdown(std::net::Shutdown::Write).unwrap();
     let mut answer = Vec::new();
     let _ = stream.read_to_end(&mut answer);
     answer

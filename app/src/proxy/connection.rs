@@ -24,6 +24,8 @@ use super::splice::splice;
 use super::watch::{Screen, Watch};
 
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long a client may take to send a whole request; a silent one is let go.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Answers a client that cannot be served with adb's `FAIL` and `reason`, once its
 /// request is read, then closes.
@@ -36,6 +38,7 @@ pub(super) fn refuse(mut client: TcpStream, reason: &str) {
 
 /// Serves one client connection to its end.
 pub(super) fn serve(mut client: TcpStream, number: u64, shared: &Shared) {
+    let _ = client.set_read_timeout(Some(REQUEST_TIMEOUT));
     let request = match read_request(&mut client) {
         Ok(request) => request,
         Err(RequestError::Closed | RequestError::Io(_)) => return,
@@ -67,9 +70,11 @@ pub(super) fn serve(mut client: TcpStream, number: u64, shared: &Shared) {
             number,
             shared,
         ),
-        _ => write_request(&mut upstream, &request).map(|()| {
-            splice(&client, &upstream, &mut |_| {}, &mut |_| {});
-        }),
+        _ => write_request(&mut upstream, &request)
+            .and_then(|()| client.set_read_timeout(None))
+            .map(|()| {
+                splice(&client, &upstream, &mut |_| {}, &mut |_| {});
+            }),
     };
     if ended.is_err() {
         let _ = client.shutdown(Shutdown::Both);
@@ -111,6 +116,8 @@ fn transport(
             return Ok(());
         }
     };
+    // Spliced streams may be quiet for as long as their command runs.
+    client.set_read_timeout(None)?;
     device_service(client, upstream, &service, serial, number, shared)
 }
 
