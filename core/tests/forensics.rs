@@ -1,19 +1,24 @@
 //! Stale-action forensics: the demo recording's refused stale tap, and hand-built
 //! recordings where a pixel tap lands on what replaced its target, a handle is read off
-//! the stored pruned text, the old screen is missing, and a screen had not settled.
+//! the stored pruned text, the old screen is missing, and a screen had not settled; and
+//! actions on raw coordinates as `tapscope proxy` records them: a row replaced under the
+//! point, a clock or a counter that ticked, a swipe, a landed screen not recorded, and
+//! `coordinate::landing` on two trees.
 
 use std::fs;
 use std::path::Path;
 
 use serde_json::json;
-use tapscope_core::forensics::{Target, review};
+use tapscope_core::forensics::{Stale, Target, coordinate, review};
+use tapscope_core::geometry::Point;
 use tapscope_core::parse::parse_str;
 use tapscope_core::prune::{PruneRules, prune_with_version};
 use tapscope_core::recording::{
-    self, Header, Recording, RecordingError, RecordingWriter, ScreenFiles, ScreenRef, Step,
-    StepOutcome,
+    self, AdbCommand, CommandKind, Header, Landed, Recording, RecordingError, RecordingWriter,
+    ScreenFiles, ScreenRef, Step, StepOutcome,
 };
 use tapscope_core::{Rect, render};
+use tapscope_tests::feed::feed_xml;
 
 const DEMO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../recordings/demo");
 
@@ -323,4 +328,254 @@ fn a_deleted_old_screen_is_an_error() {
     assert!(error.to_string().contains("is missing from"));
     // Steps that need no screen are still reviewed.
     assert!(review(&recording, 1).is_ok());
+}
+
+// Actions on raw coordinates recorded by `tapscope proxy`: the agent's look, then an action
+// whose screen before is the one the proxy saw when it landed.
+
+const READ: &str = "111111111111";
+const LANDED: &str = "222222222222";
+/// The point the agent taps: the fourth row of a feed.
+const POINT: [i32; 2] = [540, 1210];
+
+const FEED: [&str; 5] = [
+    "Home",
+    "Trending",
+    "Subscriptions",
+    "Video: Rust in 100 s",
+    "Video: Lo-fi beats",
+];
+
+/// The feed with the fourth row's text replaced.
+fn feed_with(clock: &str, fourth: &str) -> String {
+    let mut rows = FEED;
+    rows[3] = fourth;
+    feed_xml(clock, &rows)
+}
+
+/// A step as the proxy records a command that passed through it.
+fn through_proxy(tool: &str, kind: CommandKind, service: String) -> Step {
+    Step {
+        tool: tool.into(),
+        adb: Some(AdbCommand {
+            serial: "emulator-5554".into(),
+            connection: 1,
+            service,
+            kind,
+            exit: Some(0),
+            sent: 40,
+            received: 4_000,
+            landed: None,
+        }),
+        ..Step::default()
+    }
+}
+
+/// The agent's look at `read` from 1.0 s to 1.2 s, then `tool` through `path` at 3.0 s:
+/// aimed from `read`, landing on `landed` (`None`: a screen the recording does not hold).
+fn proxied_action(
+    dir: &Path,
+    read: &str,
+    landed: Option<(&str, &str)>,
+    tool: &str,
+    path: &[[i32; 2]],
+) -> Recording {
+    let mut writer =
+        RecordingWriter::create(dir, &Header::new("emulator-5554", "0.1.0", "o200k", 0))
+            .expect("the recording is created");
+    let read = store(&mut writer, READ, read);
+    let look = Step {
+        at_ms: 1_000,
+        duration_ms: 200,
+        version_after: Some(READ.into()),
+        after: Some(read),
+        ..through_proxy(
+            "look",
+            CommandKind::Look,
+            "exec:uiautomator dump /dev/tty".into(),
+        )
+    };
+    writer.append(&look).expect("the look is written");
+    let coordinates: Vec<String> = path.iter().flatten().map(i32::to_string).collect();
+    let service = format!("shell,v2,raw:input {tool} {}", coordinates.join(" "));
+    let mut action = Step {
+        at_ms: 3_000,
+        duration_ms: 100,
+        path: path.to_vec(),
+        version_used: Some(READ.into()),
+        version_before: Some(landed.map_or(LANDED, |(version, _)| version).into()),
+        ..through_proxy(tool, CommandKind::Action, service)
+    };
+    if let Some((version, dump)) = landed {
+        action.before = Some(store(&mut writer, version, dump));
+    }
+    writer.append(&action).expect("the action is written");
+    recording::read(dir).expect("the recording reads")
+}
+
+/// The review of a tap at [`POINT`] aimed from `read` that landed on `landed`.
+fn tap_review(read: &str, landed: &str) -> Option<Stale> {
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    let recording = proxied_action(dir.path(), read, Some((LANDED, landed)), "tap", &[POINT]);
+    review(&recording, 1).expect("the screens load").stale
+}
+
+#[test]
+fn a_proxied_tap_on_a_row_that_was_replaced_names_both_and_the_delay() {
+    let read = feed_with("9:41", "Video: Rust in 100 s");
+    let landed = feed_with("9:41", "Sponsored: Buy now");
+    let stale = tap_review(&read, &landed).expect("the tap met another row");
+    assert_eq!(
+        stale.sentence,
+        "tapped (540, 1210) 1.8 s after reading a screen where that point was \"Video: Rust \
+         in 100 s\"; when the tap landed it was on \"Sponsored: Buy now\""
+    );
+    let row = Some(Rect::new(0, 1100, 1080, 1400));
+    let target = |label: &str| Target {
+        label: format!("\"{label}\""),
+        bounds: row,
+    };
+    assert_eq!(stale.meant, Some(target("Video: Rust in 100 s")));
+    assert_eq!(stale.now_there, Some(target("Sponsored: Buy now")));
+    assert_eq!(stale.point, Some(POINT));
+    assert_eq!((stale.refused, stale.screens_ago), (false, 1));
+    assert_eq!(
+        (
+            stale.version_used.as_str(),
+            stale.version_at_action.as_str()
+        ),
+        (READ, LANDED)
+    );
+}
+
+#[test]
+fn a_clock_that_ticked_elsewhere_is_not_a_stale_tap() {
+    let read = feed_with("9:41", "Video: Rust in 100 s");
+    let landed = feed_with("9:42", "Video: Rust in 100 s");
+    assert_eq!(tap_review(&read, &landed), None);
+}
+
+#[test]
+fn a_counter_that_ticked_under_the_point_is_the_same_element() {
+    for (then, now) in [
+        ("Like 12", "Like 13"),
+        ("Like 999", "Like 1,000"),
+        ("483K views", "1.2M views"),
+        // Long names are cut at 40 characters: one more digit moves the cut.
+        (
+            "Comments 9 · a long title that runs past the cut",
+            "Comments 10 · a long title that runs past the cut",
+        ),
+    ] {
+        let review = tap_review(&feed_with("9:41", then), &feed_with("9:41", now));
+        assert_eq!(review, None, "{then} → {now}");
+    }
+    // A long name that differs after the number is another element.
+    let stale = tap_review(
+        &feed_with("9:41", "Comments 9 · a long title that runs past the cut"),
+        &feed_with("9:41", "Comments 10 · another title that runs past the cut"),
+    );
+    assert!(stale.is_some());
+}
+
+#[test]
+fn a_tap_on_the_screen_it_read_is_not_stale() {
+    let dir = tempfile::tempdir().unwrap();
+    let read = feed_with("9:41", "Video: Rust in 100 s");
+    let recording = proxied_action(dir.path(), &read, Some((READ, &read)), "tap", &[POINT]);
+    assert_eq!(
+        recording.steps[1].version_used,
+        recording.steps[1].version_before
+    );
+    assert_eq!(review(&recording, 1).unwrap(), Default::default());
+}
+
+#[test]
+fn a_swipe_from_a_replaced_row_is_said_as_a_swipe() {
+    let dir = tempfile::tempdir().unwrap();
+    let read = feed_with("9:41", "Video: Rust in 100 s");
+    let landed = feed_with("9:41", "Sponsored: Buy now");
+    let path = [POINT, [540, 400]];
+    let recording = proxied_action(dir.path(), &read, Some((LANDED, &landed)), "swipe", &path);
+    let stale = review(&recording, 1).unwrap().stale.expect("stale");
+    assert_eq!(
+        stale.sentence,
+        "swiped from (540, 1210) 1.8 s after reading a screen where that point was \"Video: \
+         Rust in 100 s\"; when the swipe landed it was on \"Sponsored: Buy now\""
+    );
+}
+
+#[test]
+fn a_landed_screen_the_recording_does_not_hold_is_not_judged() {
+    let dir = tempfile::tempdir().unwrap();
+    let read = feed_with("9:41", "Video: Rust in 100 s");
+    let recording = proxied_action(dir.path(), &read, None, "tap", &[POINT]);
+    assert_eq!(recording.steps[1].before, None);
+    assert_eq!(review(&recording, 1).unwrap().stale, None);
+}
+
+#[test]
+fn a_look_that_ends_past_the_clock_says_no_delay_rather_than_overflow() {
+    let dir = tempfile::tempdir().unwrap();
+    let read = feed_with("9:41", "Video: Rust in 100 s");
+    let landed = feed_with("9:41", "Sponsored: Buy now");
+    let mut recording = proxied_action(dir.path(), &read, Some((LANDED, &landed)), "tap", &[POINT]);
+    recording.steps[0].at_ms = u64::MAX - 10;
+    let stale = review(&recording, 1).unwrap().stale.expect("stale");
+    assert!(
+        stale
+            .sentence
+            .starts_with("tapped (540, 1210) 0.0 s after reading"),
+        "{}",
+        stale.sentence
+    );
+}
+
+#[test]
+fn landing_compares_what_a_point_meets_on_two_trees() {
+    let tree = |xml: &str| parse_str(xml).expect("the dump parses");
+    let read = tree(&feed_with("9:41", "Video: Rust in 100 s"));
+    let point = Point::new(POINT[0], POINT[1]);
+
+    let landing = coordinate::landing(
+        &read,
+        &tree(&feed_with("9:41", "Sponsored: Buy now")),
+        point,
+    );
+    assert_eq!(landing.landed, Landed::Elsewhere);
+    assert_eq!(landing.then.unwrap().label, "\"Video: Rust in 100 s\"");
+    assert_eq!(landing.now.unwrap().label, "\"Sponsored: Buy now\"");
+
+    let ticked = tree(&feed_with("10:02", "Video: Rust in 100 s"));
+    assert_eq!(
+        coordinate::landing(&read, &ticked, point).landed,
+        Landed::Same
+    );
+
+    // Below the last row nothing is hit, then or now: the same nothing.
+    let empty = coordinate::landing(&read, &ticked, Point::new(540, 2300));
+    assert_eq!(
+        (empty.then, empty.now, empty.landed),
+        (None, None, Landed::Same)
+    );
+
+    // The row gone: the point meets nothing now.
+    let shorter = tree(&feed_xml("9:41", &FEED[..3]));
+    let gone = coordinate::landing(&read, &shorter, point);
+    assert_eq!((gone.now, gone.landed), (None, Landed::Elsewhere));
+}
+
+#[test]
+fn landing_on_rows_as_wide_as_coordinates_go_does_not_overflow() {
+    let wide = |text: &str| {
+        format!(
+            r#"<hierarchy rotation="0"><node text="{text}" class="android.widget.TextView" package="com.tube" clickable="true" bounds="[-2147483648,-2147483648][2147483647,2147483647]"/></hierarchy>"#
+        )
+    };
+    let (then, now) = (
+        parse_str(&wide("Like 1")).unwrap(),
+        parse_str(&wide("Like 2")).unwrap(),
+    );
+    let landing = coordinate::landing(&then, &now, Point::new(540, 1210));
+    assert_eq!(landing.landed, Landed::Same);
 }

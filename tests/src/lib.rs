@@ -4,4 +4,5 @@
 pub mod adb;
 pub mod child;
 pub mod dumps;
+pub mod feed;
 pub mod tree;
