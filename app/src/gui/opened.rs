@@ -1,12 +1,13 @@
 //! What is open in the workbench: a dump, a recording on one of its steps (with that
-//! step's screen once loaded), a run compared with its original, or the live phone's latest
-//! screen.
+//! step's screen once loaded, followed as it grows when it was opened from disk), a run
+//! compared with its original, or the live phone's latest screen.
 
 use std::sync::Arc;
 
 use super::compared::Compared;
 use super::document::Document;
-use super::recording::{NoScreen, Recording, StepRef, StepScreen};
+use super::error::OpenError;
+use super::recording::{Follow, Following, NoScreen, Recording, StepRef, StepScreen};
 
 /// One thing open in the workbench.
 #[derive(Debug)]
@@ -29,14 +30,29 @@ pub struct OnStep {
     pub at: usize,
     /// The screen of step `at`, once loaded.
     screen: Option<StepScreen>,
+    /// A recording opened from disk, read again as it grows; `None` for live mode's, which
+    /// it reads itself.
+    following: Option<Following>,
 }
 
 impl OnStep {
+    /// A recording live mode reads again as it grows.
     pub(super) fn new(recording: Arc<Recording>, at: usize) -> Self {
         Self {
             recording,
             at,
             screen: None,
+            following: None,
+        }
+    }
+
+    /// A recording opened from disk, read again whenever its log grows (it may still be
+    /// being written: a proxy's, a server's).
+    pub(super) fn opened(recording: Arc<Recording>, at: usize) -> Self {
+        let follow = Follow::after(Arc::clone(&recording));
+        Self {
+            following: Some(Following::new(follow)),
+            ..Self::new(recording, at)
         }
     }
 
@@ -52,7 +68,21 @@ impl OnStep {
             recording,
             at: step,
             screen,
+            following: self.following.take(),
         }
+    }
+
+    /// A recording opened from disk read again if it grew since the last frame, on the
+    /// same step (the window woken to draw each growth); why it could not be read again.
+    pub(super) fn follow(&mut self, ctx: &egui::Context) -> Result<(), OpenError> {
+        let Some(read) = self.following.as_mut().and_then(|f| f.news(ctx)) else {
+            return Ok(());
+        };
+        let recording = read?;
+        // A log only grows; one written again from the start may have fewer steps.
+        let step = self.at.min(recording.steps().len().saturating_sub(1));
+        *self = self.grown(recording, step);
+        Ok(())
     }
 
     /// The step on show.
@@ -128,6 +158,15 @@ impl Opened {
             Self::Recording(on) => on.go_to(at),
             Self::Comparison(compared) => compared.go_to(at),
             Self::Dump(_) | Self::Live(_) => false,
+        }
+    }
+
+    /// A recording opened from disk read again if it grew, on the same step
+    /// ([`OnStep::follow`]).
+    pub(super) fn follow(&mut self, ctx: &egui::Context) -> Result<(), OpenError> {
+        match self {
+            Self::Recording(on) => on.follow(ctx),
+            Self::Comparison(_) | Self::Dump(_) | Self::Live(_) => Ok(()),
         }
     }
 

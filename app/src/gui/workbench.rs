@@ -12,10 +12,11 @@ use super::compared::Compared;
 use super::comparison::Comparison;
 use super::context::{Analysis, Settings, ShownId, ViewContext};
 use super::document::Document;
+use super::error::OpenError;
 use super::live::{LiveNews, LiveState, panel};
 use super::open::{self, Loaded, Opening};
 use super::opened::{OnStep, Opened, step_on_show};
-use super::recording::{Recording, StepRef};
+use super::recording::{Follow, Following, Recording, StepRef};
 use super::selection::Selection;
 use super::views::timeline::{self, Strip};
 use super::views::{banner, compare, details, open_list, pruned, raw, rules, runs, screen};
@@ -37,7 +38,9 @@ pub struct Workbench {
     pub rules_panel: rules::RulesState,
     pub step_panel: step::StepState,
     pub timeline: timeline::Timeline,
-    loading: Option<(String, Promise<Loaded>)>,
+    loading: Option<(PathBuf, Promise<Loaded>)>,
+    /// A recording opened before its first step was written: followed until it has one.
+    waiting: Option<Waiting>,
     /// Live mode: a phone on show, taken over, served to agents.
     pub live: LiveState,
 }
@@ -102,6 +105,7 @@ impl Workbench {
             step_panel: step::StepState::default(),
             timeline: timeline::Timeline::default(),
             loading: None,
+            waiting: None,
             live: LiveState::default(),
         }
     }
@@ -120,11 +124,12 @@ impl Workbench {
         }
     }
 
-    /// Opens a recording read elsewhere, on its first step with a screen.
+    /// Opens a recording read elsewhere, on its first step with a screen; it is read again
+    /// whenever its log grows.
     pub fn add_recording(&mut self, recording: Arc<Recording>) {
         self.banner.warn_all(&recording.warnings);
         let first = recording.first_with_screen().unwrap_or(0);
-        let mut on = OnStep::new(recording, first);
+        let mut on = OnStep::opened(recording, first);
         on.show(first);
         self.current = self.opened.len();
         self.opened.push(Opened::Recording(on));
@@ -257,20 +262,25 @@ impl Workbench {
     /// Opens `path` as [`Workbench::open`] does, a recording compared with `against`.
     pub fn open_against(&mut self, path: PathBuf, against: Option<PathBuf>, ctx: &egui::Context) {
         let ctx = ctx.clone();
-        let name = path.display().to_string();
+        let opening = path.clone();
         let promise = Promise::spawn_thread("open dump", move || {
-            let loaded = open::load_against(&path, against.as_deref());
+            let loaded = open::load_against(&opening, against.as_deref());
             ctx.request_repaint();
             loaded
         });
-        self.loading = Some((name, promise));
+        self.loading = Some((path, promise));
     }
 
     /// Waits for what [`Workbench::open`] is loading and opens it (tests, scripted use).
     pub fn finish_loading(&mut self) {
-        if let Some((_, promise)) = self.loading.take() {
-            self.opened_now(promise.block_and_take());
+        if let Some((path, promise)) = self.loading.take() {
+            self.opened_now(path, promise.block_and_take());
         }
+    }
+
+    /// The recording opened before its first step was written, which opens with it.
+    pub fn waiting_for(&self) -> Option<&str> {
+        Some(&self.waiting.as_ref()?.name)
     }
 
     /// Whether a file is still being opened in the background.
@@ -279,16 +289,16 @@ impl Workbench {
     }
 
     fn poll_loading(&mut self) {
-        let Some((name, promise)) = self.loading.take() else {
+        let Some((path, promise)) = self.loading.take() else {
             return;
         };
         match promise.try_take() {
-            Err(promise) => self.loading = Some((name, promise)),
-            Ok(loaded) => self.opened_now(loaded),
+            Err(promise) => self.loading = Some((path, promise)),
+            Ok(loaded) => self.opened_now(path, loaded),
         }
     }
 
-    fn opened_now(&mut self, loaded: Loaded) {
+    fn opened_now(&mut self, path: PathBuf, loaded: Loaded) {
         match loaded {
             Ok(Opening::Dumps(documents, errors)) => {
                 for error in errors {
@@ -302,7 +312,36 @@ impl Workbench {
                 self.banner.error(why.to_string());
                 self.add_recording(run);
             }
+            // Only its header yet (a proxy just started): it opens with its first step.
+            Err(OpenError::NoSteps { name, problems }) if problems.is_empty() => {
+                let following = Following::new(Follow::from_start(path.clone()));
+                self.waiting = Some(Waiting {
+                    path,
+                    name,
+                    following,
+                });
+            }
             Err(error) => self.banner.error(error.to_string()),
+        }
+    }
+
+    /// Opens the recording waited for once its first step is written.
+    fn poll_waiting(&mut self, ctx: &egui::Context) {
+        let Some(waiting) = &mut self.waiting else {
+            return;
+        };
+        match waiting.following.news(ctx) {
+            None | Some(Err(OpenError::NoSteps { .. })) => {}
+            // Opened again as any recording is: it may be a replay, beside its original.
+            Some(Ok(_)) => {
+                let path = waiting.path.clone();
+                self.waiting = None;
+                self.open(path, ctx);
+            }
+            Some(Err(why)) => {
+                self.waiting = None;
+                self.banner.error(why.to_string());
+            }
         }
     }
 
@@ -393,6 +432,15 @@ impl Workbench {
         }
     }
 
+    /// Recordings opened from disk, read again when they grew: each stays on its step.
+    fn follow_recordings(&mut self, ctx: &egui::Context) {
+        for item in &mut self.opened {
+            if let Err(why) = item.follow(ctx) {
+                self.banner.error(why.to_string());
+            }
+        }
+    }
+
     // ---- each frame ----
 
     /// Draws the whole workbench: what changed first, then the panes.
@@ -409,8 +457,11 @@ impl Workbench {
             self.open(path, ui.ctx());
         }
         self.handle_keys(ui);
-        // Live news can replace the screen on show: it loads in this same frame.
+        // Live news and grown recordings can replace the screen on show: it loads in this
+        // same frame.
         self.live_frame();
+        self.follow_recordings(ui.ctx());
+        self.poll_waiting(ui.ctx());
         if let Some(item) = self.opened.get_mut(self.current) {
             item.show_again();
         }
@@ -555,6 +606,7 @@ impl Workbench {
             raw,
             rules_panel,
             loading,
+            waiting,
             live,
             ..
         } = self;
@@ -573,7 +625,9 @@ impl Workbench {
         }
         let (Some(document), Some(analysis)) = (item.and_then(Opened::document), analysis.as_ref())
         else {
-            egui::CentralPanel::default().show(ui, |ui| empty_ui(ui, item, loading.as_ref()));
+            egui::CentralPanel::default().show(ui, |ui| {
+                empty_ui(ui, item, loading.as_ref(), waiting.as_ref())
+            });
             return None;
         };
         // The recording the timeline shows: the one on show, or the live one.
@@ -658,13 +712,38 @@ impl Workbench {
             if self.loading.is_some() {
                 ui.spinner();
             }
+            // No spinner: it would draw every frame for as long as the wait lasts.
+            if let Some(waiting) = &self.waiting {
+                ui.weak(waiting.note());
+            }
         });
     }
 }
 
+/// A recording opened before its first step was written.
+struct Waiting {
+    path: PathBuf,
+    name: String,
+    following: Following,
+}
+
+impl Waiting {
+    fn note(&self) -> String {
+        format!(
+            "{} has no step yet: it opens when one is written",
+            self.name
+        )
+    }
+}
+
 /// The central area when there is nothing to analyse: a step without a screen, a file
-/// being opened, or nothing open yet.
-fn empty_ui(ui: &mut egui::Ui, item: Option<&Opened>, loading: Option<&(String, Promise<Loaded>)>) {
+/// being opened or waited for, or nothing open yet.
+fn empty_ui(
+    ui: &mut egui::Ui,
+    item: Option<&Opened>,
+    loading: Option<&(PathBuf, Promise<Loaded>)>,
+    waiting: Option<&Waiting>,
+) {
     if let Some(item) = item {
         ui.heading("No screen");
         if let Some(why) = item.why_no_screen() {
@@ -673,9 +752,10 @@ fn empty_ui(ui: &mut egui::Ui, item: Option<&Opened>, loading: Option<&(String, 
         return;
     }
     ui.centered_and_justified(|ui| {
-        ui.label(match loading {
-            Some((name, _)) => format!("Opening {name}…"),
-            None => "Open a dump or a recording with Ctrl+O (a folder with Ctrl+Shift+O), \
+        ui.label(match (loading, waiting) {
+            (Some((path, _)), _) => format!("Opening {}…", path.display()),
+            (None, Some(waiting)) => waiting.note(),
+            (None, None) => "Open a dump or a recording with Ctrl+O (a folder with Ctrl+Shift+O), \
                      or drop one here."
                 .to_owned(),
         });

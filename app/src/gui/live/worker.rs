@@ -9,13 +9,12 @@ use std::time::Duration;
 
 use tapscope_core::session::Action;
 
-use super::follow::Follow;
 use super::phone::{LivePhone, Served};
 use super::touch;
 use crate::gui::document::Document;
 use crate::gui::error::{LiveError, PhoneFailure};
 use crate::gui::gesture::Gesture;
-use crate::gui::recording::Recording;
+use crate::gui::recording::{Follow, Recording};
 use crate::mcp::Failure;
 use crate::mcp::gate::Waiting;
 

@@ -1,19 +1,22 @@
 //! A recording opened in the workbench as a recording: its step log, which screen each step
 //! shows (the one it left, or the one it acted on when it left none), its screens behind
 //! one bounded cache ([`screens`]), and each step's forensics review and tree diff, worked
-//! out once. Opening reads the step log only; a screen loads when a view asks for it.
+//! out once. Opening reads the step log only; a screen loads when a view asks for it; a
+//! recording still being written is read again as it grows ([`follow`]).
 
+mod follow;
 mod screens;
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use tapscope_core::forensics::{self, Review};
 use tapscope_core::inspect::tree_diff::{TreeDiff, tree_diff};
 use tapscope_core::recording::{self as log, RecordingError, SESSION_FILE, ScreenRef, Step};
 
+pub use self::follow::{Follow, Following};
 use self::screens::Screens;
 pub use self::screens::{CACHE_SCREENS, Loaded, Screen};
 use super::error::{OpenError, ScreenError};
@@ -86,6 +89,10 @@ pub struct Recording {
     /// The folder's name, for the title bar.
     pub name: String,
     pub recording: Arc<log::Recording>,
+    /// Where it was read from: its folder, or its log.
+    pub path: PathBuf,
+    /// The log's length just before it was read: a longer log has grown since.
+    pub read_len: u64,
     /// Per step, the screen it shows.
     shown: Vec<Shown>,
     screens: Arc<Screens>,
@@ -151,6 +158,7 @@ impl Recording {
     /// error. `earlier`, the same recording as read before it grew, lends what it loaded
     /// and worked out, so steps already shown are not read again.
     pub fn read(path: &Path, earlier: Option<&Recording>) -> Result<Self, OpenError> {
+        let read_len = follow::log_len(path).unwrap_or(0);
         let recording = Arc::new(log::read(path)?);
         let name = folder_name(&recording.dir);
         let mut warnings: Vec<String> = recording
@@ -189,6 +197,8 @@ impl Recording {
         Ok(Self {
             name,
             recording,
+            path: path.to_path_buf(),
+            read_len,
             shown,
             screens: Arc::new(screens),
             reviews,

@@ -1,7 +1,8 @@
 //! `forensics_ui`: whether the step on show acted on a screen that was gone, in one amber
 //! sentence, with the element the agent meant on the old screen beside what is at that
-//! point on the screen of the moment; and whether its observation came before the screen
-//! settled.
+//! point on the screen of the moment (for a command through `tapscope proxy`, the screen
+//! the agent read beside the one its point landed on); and whether its observation came
+//! before the screen settled.
 
 use egui::{RichText, Vec2, vec2};
 use tapscope_core::forensics::{Stale, Target};
@@ -35,13 +36,10 @@ pub fn forensics_ui(ui: &mut egui::Ui, info: StepRef<'_>) {
             let now = info
                 .recording
                 .find_screen(info.index, &stale.version_at_action);
-            let ago = match stale.screens_ago {
-                1 => "1 screen ago".to_owned(),
-                n => format!("{n} screens ago"),
-            };
+            let (then, now_heading) = headings(info, stale);
             let meant = Side {
                 name: "meant on the old screen",
-                heading: format!("Meant, on the screen from {ago}"),
+                heading: then,
                 target: stale.meant.as_ref(),
                 color: colors::AMBER,
             };
@@ -49,7 +47,7 @@ pub fn forensics_ui(ui: &mut egui::Ui, info: StepRef<'_>) {
             ui.separator();
             let now_there = Side {
                 name: "now at that point",
-                heading: "Now at that point, on the screen of the moment".to_owned(),
+                heading: now_heading.to_owned(),
                 target: stale.now_there.as_ref(),
                 color: colors::HOVERED,
             };
@@ -59,6 +57,26 @@ pub fn forensics_ui(ui: &mut egui::Ui, info: StepRef<'_>) {
     if review.unsettled {
         ui.colored_label(colors::AMBER, "observation taken before the screen settled");
     }
+}
+
+/// The two screens' headings: a tool call's old screen and the screen of the moment, or
+/// for a command through `tapscope proxy` the screen the agent read and the one its point
+/// landed on.
+fn headings(info: StepRef<'_>, stale: &Stale) -> (String, &'static str) {
+    if info.step.adb.is_some() {
+        return (
+            "Aimed at, on the screen the agent read".to_owned(),
+            "Hit when it landed, on the screen of that moment",
+        );
+    }
+    let ago = match stale.screens_ago {
+        1 => "1 screen ago".to_owned(),
+        n => format!("{n} screens ago"),
+    };
+    (
+        format!("Meant, on the screen from {ago}"),
+        "Now at that point, on the screen of the moment",
+    )
 }
 
 /// One of the two screens: what it is called, the element on it and its colour.

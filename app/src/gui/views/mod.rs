@@ -1,5 +1,6 @@
 //! One pane of the workbench per module, each drawn by a `*_ui` function.
 
+pub mod adb;
 pub mod banner;
 pub mod compare;
 pub mod details;

@@ -1,11 +1,12 @@
 //! The step pane of a recording: what the call asked, how it ended, how the screen settled,
-//! the versions it met and its result text, its forensics review; previous / next and a
-//! list of every step.
+//! the versions it met and its result text, its forensics review, and for a command sent
+//! through `tapscope proxy` its adb facts; previous / next and a list of every step.
 
 use egui::{Color32, RichText};
 use serde_json::Value;
-use tapscope_core::recording::{Actor, ScreenRef, Step, StepOutcome};
+use tapscope_core::recording::{Actor, Landed, ScreenRef, Step, StepOutcome};
 
+use super::adb::adb_ui;
 use super::forensics::forensics_ui;
 use super::{colors, line_rows_ui};
 use crate::gui::recording::{Side, StepRef};
@@ -86,11 +87,16 @@ fn header_ui(ui: &mut egui::Ui, info: StepRef<'_>) -> Option<usize> {
             step.duration_ms
         ));
         ui.separator();
-        let recording = info.recording;
-        ui.weak(format!(
+        let header = &info.recording.recording.header;
+        let mut made = format!(
             "{} · {} · tapscope {}",
-            recording.name, recording.recording.header.device, recording.recording.header.tapscope
-        ));
+            info.recording.name, header.device, header.tapscope
+        );
+        if let Some(proxy) = &header.proxy {
+            let check = proxy.check.name();
+            made.push_str(&format!(" · proxy to {} · check {check}", proxy.upstream));
+        }
+        ui.weak(made);
     });
     go
 }
@@ -120,8 +126,13 @@ fn list_ui(ui: &mut egui::Ui, info: StepRef<'_>, state: &mut StepState) -> Optio
     go
 }
 
-/// The result text the tool returned besides the tree.
+/// The command a proxied step's client sent, and the result text the tool returned
+/// besides the tree.
 fn message_ui(ui: &mut egui::Ui, step: &Step) {
+    if let Some(adb) = &step.adb {
+        adb_ui(ui, step, adb);
+        ui.separator();
+    }
     ui.strong("Result text");
     egui::ScrollArea::vertical()
         .id_salt("step message")
@@ -177,13 +188,27 @@ fn facts_ui(ui: &mut egui::Ui, info: StepRef<'_>) {
 /// "stale: …" when the call acted on a screen older than the latest one.
 pub fn stale(step: &Step) -> Option<String> {
     let (used, before) = (step.version_used.as_ref()?, step.version_before.as_ref()?);
-    is_stale(step)
-        .then(|| format!("stale: the handle is from version {used}, the screen was at {before}"))
+    is_stale(step).then(|| match step.adb {
+        Some(_) => format!(
+            "stale: aimed on the screen of version {used}, landed on version {before} on \
+             something else"
+        ),
+        None => format!("stale: the handle is from version {used}, the screen was at {before}"),
+    })
 }
 
-/// Whether the call acted on a screen older than the latest one (what forensics reviews).
+/// Whether the call acted on a screen older than the latest one (what forensics reviews):
+/// for a command through `tapscope proxy`, that its point landed elsewhere than it aimed
+/// (a version that changed elsewhere, a clock, is no stale tap); for a tool call, that
+/// the version it used was not the latest.
 pub fn is_stale(step: &Step) -> bool {
-    matches!((&step.version_used, &step.version_before), (Some(used), Some(before)) if used != before)
+    match &step.adb {
+        Some(adb) => adb.landed == Some(Landed::Elsewhere),
+        None => matches!(
+            (&step.version_used, &step.version_before),
+            (Some(used), Some(before)) if used != before
+        ),
+    }
 }
 
 fn or_none(value: Option<&str>) -> String {

@@ -190,7 +190,8 @@ fn short_tool(tool: &str) -> &str {
         "load_skill" => "skill",
         "list_packages" => "packages",
         "launch_app" => "launch",
-        "input_text" => "type",
+        // An MCP call's, and a command's through `tapscope proxy`.
+        "input_text" | "text" => "type",
         "press_key" => "key",
         "long_press" => "hold",
         other => other.strip_prefix("screen_operation_").unwrap_or(other),
@@ -199,6 +200,8 @@ fn short_tool(tool: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
+    use tapscope_core::recording::{AdbCommand, CommandKind, Landed};
+
     use super::*;
 
     fn step(json: &str) -> Step {
@@ -232,10 +235,61 @@ mod tests {
         assert!(cell.name().ends_with(", stale"));
     }
 
+    /// A tap through `tapscope proxy` that aimed at one version and landed on another.
+    fn proxied_tap(landed: Option<Landed>) -> Step {
+        let adb = AdbCommand {
+            serial: "emulator-5554".into(),
+            connection: 2,
+            service: "shell,v2,raw:input tap 540 1210".into(),
+            kind: CommandKind::Action,
+            exit: Some(0),
+            sent: 0,
+            received: 0,
+            landed,
+        };
+        Step {
+            version_used: Some("aaaaaaaaaaaa".into()),
+            version_before: Some("bbbbbbbbbbbb".into()),
+            adb: Some(adb),
+            ..step(SETTLED)
+        }
+    }
+
+    #[test]
+    fn a_proxied_tap_is_stale_only_when_it_landed_elsewhere() {
+        let elsewhere = proxied_tap(Some(Landed::Elsewhere));
+        let same = proxied_tap(Some(Landed::Same));
+        let unchecked = proxied_tap(None);
+        let cell = Cell { step: &elsewhere };
+        assert!(cell.stale() && cell.problem());
+        assert!(cell.name().ends_with(", stale"), "{}", cell.name());
+        // Its versions differ too, but the point hit the same element: a clock ticked.
+        for step in [&same, &unchecked] {
+            let cell = Cell { step };
+            assert!(!cell.stale() && !cell.problem(), "{}", cell.name());
+        }
+    }
+
     #[test]
     fn tool_names_fit_a_cell() {
         assert_eq!(short_tool("screen_operation_accessibility"), "observe");
         assert_eq!(short_tool("screen_operation_zoom"), "zoom");
         assert_eq!(short_tool("swipe"), "swipe");
+        // A proxy's: its text input reads as the MCP tool's, the rest as they are.
+        assert_eq!(short_tool("text"), "type");
+        for tool in [
+            "look",
+            "screenshot",
+            "tap",
+            "drag",
+            "touch",
+            "key",
+            "launch",
+        ] {
+            assert_eq!(short_tool(tool), tool);
+        }
+        for tool in ["shell", "push", "pull", "install"] {
+            assert_eq!(short_tool(tool), tool);
+        }
     }
 }
