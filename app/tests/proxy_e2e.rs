@@ -236,6 +236,55 @@ fn a_naive_agents_stale_tap_is_flagged_and_no_other() {
 }
 
 #[test]
+fn with_pixels_the_stale_tap_is_flagged_by_what_the_screen_showed() {
+    let mut rig = Rig::start("pixels");
+    let home = rig.look();
+    rig.tap(centre_of(&home, "TapTube"));
+    let feed = rig.look();
+    let apollo = centre_of(&feed, "Every Apollo landing site from orbit");
+    let scrolled = rig.direct(&[
+        "shell", "input", "swipe", "540", "1800", "540", "900", "300",
+    ]);
+    assert!(scrolled.status.success(), "{scrolled:?}");
+    rig.tap(apollo);
+
+    let said = rig.stop_proxy();
+    let stale: Vec<&String> = said.iter().filter(|l| l.contains("stale tap")).collect();
+    assert_eq!(stale.len(), 1, "{said:#?}");
+    assert!(
+        stale[0].contains("the pixels there had changed"),
+        "{}",
+        stale[0]
+    );
+    let recording = recording::read(&rig.record()).expect("the recording reads");
+    let landed: Vec<Option<Landed>> = recording
+        .steps
+        .iter()
+        .filter(|s| s.tool == "tap")
+        .map(|s| s.adb.as_ref().and_then(|a| a.landed))
+        .collect();
+    assert_eq!(landed, [Some(Landed::Same), Some(Landed::Elsewhere)]);
+    // Each look was photographed by the proxy for the comparison.
+    let looks = recording.steps.iter().filter(|s| s.tool == "look");
+    assert!(looks.clone().count() == 2);
+    assert!(
+        looks
+            .into_iter()
+            .all(|s| s.after.as_ref().is_some_and(|a| a.screenshot.is_some()))
+    );
+    let flagged: Vec<String> = (0..recording.steps.len())
+        .filter_map(|i| forensics::review(&recording, i).unwrap().stale)
+        .map(|stale| stale.sentence)
+        .collect();
+    assert_eq!(flagged.len(), 1, "{flagged:?}");
+    assert!(
+        flagged[0].contains("Every Apollo landing site"),
+        "{}",
+        flagged[0]
+    );
+}
+
+#[test]
 fn outputs_through_the_proxy_equal_direct_ones_byte_for_byte() {
     let mut rig = Rig::start("none");
     // A screenshot: the clock may turn a minute between two captures, never in both gaps.
@@ -402,9 +451,11 @@ fn adbutils_drives_the_sim_through_the_proxy() {
 
 fn raw_request(port: u16, bytes: &[u8]) -> Vec<u8> {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("the proxy accepts");
-    stream.set_read_timeout(Some(PATIENCE)).unwrap();
-    stream.write_all(bytes).unwrap();
-    stream.shutdown(std::net::Shutdown::Write).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).expect("a timeout");
+    stream.write_all(bytes).expect("the request is sent");
+    stream
+        .shutdown(std::net::Shutdown::Write)
+        .expect("the request ends");
     let mut answer = Vec::new();
     let _ = stream.read_to_end(&mut answer);
     answer

@@ -89,9 +89,7 @@ pub fn review(recording: &Recording, step_index: usize) -> Result<Review, Record
         return Ok(Review::default());
     };
     let stale = match (&step.version_used, &step.version_before) {
-        (Some(used), Some(latest)) if used != latest && step.adb.is_some() => {
-            coordinate::review(recording, step_index, used, latest)?
-        }
+        _ if step.adb.is_some() => coordinate::review(recording, step_index)?,
         (Some(used), Some(latest)) if used != latest => {
             Some(stale(recording, step_index, used, latest)?)
         }

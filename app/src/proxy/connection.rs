@@ -15,12 +15,14 @@ use tapscope_core::device::host_service::{
     DeviceService, Request, RequestError, Select, Status, fail, read_request, read_status,
     write_request,
 };
+use tapscope_core::device::u2_rpc::Call;
 use tapscope_core::recording::Check;
 
 use super::Shared;
 use super::check;
 use super::recorder::{Opened, Served};
-use super::splice::splice;
+use super::rpc::RpcWatch;
+use super::splice::{Spliced, splice};
 use super::watch::{Screen, Watch};
 
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -147,14 +149,21 @@ fn device_service(
         Status::Fail(reason) => Opened::Refused(reason),
     };
     let watch = Watch::of(parsed);
-    let spliced = match opened {
-        Opened::Yes => splice(
+    let spliced = match (&opened, parsed) {
+        (Opened::Yes, DeviceService::Other(U2_SERVICE)) => {
+            let (exchanges, spliced) = rpc_stream(client, upstream, &serial, number, shared);
+            if exchanges > 0 {
+                return Ok(());
+            }
+            spliced
+        }
+        (Opened::Yes, _) => splice(
             client,
             upstream,
             &mut |bytes| watch.to_device(bytes),
             &mut |bytes| watch.to_client(bytes),
         ),
-        Opened::Refused(_) => Default::default(),
+        (Opened::Refused(_), _) => Default::default(),
     };
     let ended = shared.started.elapsed();
     let passed = watch.passed();
@@ -170,22 +179,68 @@ fn device_service(
             .iter()
             .any(|s| matches!(s.screen, Screen::Png(_))))
     .then(|| check::look(shared.config.upstream, &serial, Check::Pixels));
-    {
-        shared.record(Served {
-            connection: number,
-            serial,
-            service: service.to_owned(),
-            started,
-            ended,
-            opened,
-            inputs,
-            checked,
-            after_look,
-            passed,
-            spliced,
-        });
-    }
+    shared.record(Served {
+        connection: number,
+        serial,
+        service: service.to_owned(),
+        command: parsed.command().unwrap_or_default().to_owned(),
+        started,
+        ended,
+        opened,
+        inputs,
+        checked,
+        after_look,
+        passed,
+        spliced,
+    });
     Ok(())
+}
+
+/// The device service of uiautomator2's server on the phone.
+const U2_SERVICE: &str = "tcp:9008";
+
+/// A `tcp:9008` stream spliced with its JSON-RPC read as it passes: each exchange recorded
+/// as it completes, the proxy's look taken before an action goes on. How many exchanges
+/// there were (none: the stream was no JSON-RPC, to be recorded as a service), and what
+/// passed.
+fn rpc_stream(
+    client: &TcpStream,
+    upstream: &TcpStream,
+    serial: &str,
+    number: u64,
+    shared: &Shared,
+) -> (usize, Spliced) {
+    let check = shared.config.check;
+    let watch = std::sync::Mutex::new(RpcWatch::new());
+    let lock = || {
+        watch
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    };
+    let mut exchanges = 0;
+    let spliced = splice(
+        client,
+        upstream,
+        &mut |bytes| {
+            let calls = lock().requests(bytes, shared.started.elapsed());
+            for call in calls {
+                let aims = matches!(&call, Call::Input(input) if !input.points().is_empty());
+                if aims && check != Check::None {
+                    // Before the request's last bytes go on: the action has not happened.
+                    let checked = check::look_through_u2(shared.config.upstream, serial, check);
+                    lock().checked(checked);
+                }
+            }
+        },
+        &mut |bytes| {
+            let answered = lock().answers(bytes, shared.started.elapsed());
+            for exchange in answered {
+                exchanges += 1;
+                shared.record(Served::of_rpc(exchange, number, serial));
+            }
+        },
+    );
+    (exchanges, spliced)
 }
 
 /// The serial a transport switch chose: as named, else looked up in the server's list

@@ -9,6 +9,7 @@
 //! - `splice`: the two directions copied, each byte handed to a watcher as it passes.
 //! - `watch`: what a service's bytes say (a shell's output and exit status, a sync
 //!   stream's pulls and pushes).
+//! - `rpc`: uiautomator2's JSON-RPC on `tcp:9008`, each call paired with its answer.
 //! - `check`: the proxy's own look just before an action goes on (`--check tree|pixels`).
 //! - `recorder`: what passed, as steps of a tapscope recording, and the stale-action
 //!   verdicts said as they happen.
@@ -16,6 +17,7 @@
 mod check;
 mod connection;
 mod recorder;
+mod rpc;
 mod splice;
 mod watch;
 

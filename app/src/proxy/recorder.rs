@@ -16,6 +16,7 @@ use tapscope_core::device::Capture;
 use tapscope_core::device::adb_command::Input;
 use tapscope_core::device::host_service::DeviceService;
 use tapscope_core::device::sync_stream::Transfer;
+use tapscope_core::device::u2_rpc;
 use tapscope_core::forensics::coordinate;
 use tapscope_core::geometry::Point;
 use tapscope_core::model::Rect;
@@ -25,8 +26,9 @@ use tapscope_core::session::Observation;
 
 use super::Config;
 use super::check::{Checked, pixels_landed};
+use super::rpc::Answered;
 use super::splice::Spliced;
-use super::watch::{Passed, Screen};
+use super::watch::{Passed, Screen, Shown};
 use crate::journal::{Call, Done, Journal, Pending, Shot};
 
 /// Hears each stale action as it is found, in a sentence.
@@ -45,6 +47,9 @@ pub struct Served {
     pub connection: u64,
     pub serial: String,
     pub service: String,
+    /// What it ran, in words: a shell's command line, a JSON-RPC call; empty for a sync
+    /// session or an interactive shell.
+    pub command: String,
     /// When its request came in, and when its stream ended, on the proxy's clock.
     pub started: Duration,
     pub ended: Duration,
@@ -56,6 +61,49 @@ pub struct Served {
     pub after_look: Option<Checked>,
     pub passed: Passed,
     pub spliced: Spliced,
+}
+
+impl Served {
+    /// One uiautomator2 JSON-RPC exchange on `tcp:9008`, as a service of its own.
+    pub fn of_rpc(exchange: Answered, connection: u64, serial: &str) -> Served {
+        let (command, inputs) = match exchange.call {
+            u2_rpc::Call::Dump => ("uiautomator2 dumpWindowHierarchy".to_owned(), Vec::new()),
+            u2_rpc::Call::Input(input) => {
+                (format!("uiautomator2 {}", input.describe()), vec![input])
+            }
+            u2_rpc::Call::Other(method) => (format!("uiautomator2 {method}"), Vec::new()),
+        };
+        let screens = exchange
+            .dump
+            .map(|xml| Shown {
+                screen: Screen::Dump(xml),
+                pulled: None,
+            })
+            .into_iter()
+            .collect();
+        Served {
+            connection,
+            serial: serial.to_owned(),
+            service: "tcp:9008".to_owned(),
+            command,
+            started: exchange.asked,
+            ended: exchange.answered,
+            opened: Opened::Yes,
+            inputs,
+            checked: exchange.checked,
+            after_look: None,
+            passed: Passed {
+                screens,
+                output_bytes: exchange.received,
+                ..Passed::default()
+            },
+            spliced: Spliced {
+                sent: exchange.sent,
+                received: exchange.received,
+                broken: false,
+            },
+        }
+    }
 }
 
 /// The recorder: a queue to its thread.
@@ -122,6 +170,27 @@ const LOOKS_KEPT: usize = 16;
 /// The box compared around a point when no element is known there (`--check pixels`).
 const POINT_BOX: i32 = 48;
 
+/// Where an action landed, as the proxy's own look told.
+enum Verdict {
+    /// By the element under the point on both trees.
+    Tree(coordinate::Landing),
+    /// By the pixels under the point: what it hit on the screen read, and whether they
+    /// changed.
+    Pixels {
+        then: Option<tapscope_core::forensics::Target>,
+        landed: Landed,
+    },
+}
+
+impl Verdict {
+    fn landed(&self) -> Landed {
+        match self {
+            Verdict::Tree(landing) => landing.landed,
+            Verdict::Pixels { landed, .. } => *landed,
+        }
+    }
+}
+
 /// A dump an agent read, and when it ended.
 #[derive(Debug)]
 struct Look {
@@ -158,11 +227,7 @@ impl Steps {
     }
 
     fn steps(&mut self, served: Served) -> Vec<Pending> {
-        let command = served
-            .service
-            .split_once(':')
-            .map_or(served.service.as_str(), |(_, c)| c)
-            .to_owned();
+        let command = served.command.clone();
         let adb = |kind| AdbCommand {
             serial: served.serial.clone(),
             connection: served.connection,
@@ -269,7 +334,9 @@ impl Steps {
         let verdict = match (&served.checked, &read, point) {
             (Some(Checked::Tree(now)), Some((seen, _)), Some(point)) => {
                 landing_screen = Some(Arc::clone(now));
-                Some(coordinate::landing(&seen.tree, &now.tree, point))
+                Some(Verdict::Tree(coordinate::landing(
+                    &seen.tree, &now.tree, point,
+                )))
             }
             (Some(Checked::Tree(now)), None, _) => {
                 landing_screen = Some(Arc::clone(now));
@@ -284,11 +351,7 @@ impl Steps {
                         .as_ref()
                         .and_then(|t| t.bounds)
                         .unwrap_or_else(|| around(point));
-                    pixels_landed(shot, now, area).map(|landed| coordinate::Landing {
-                        now: None,
-                        then,
-                        landed,
-                    })
+                    pixels_landed(shot, now, area).map(|landed| Verdict::Pixels { then, landed })
                 })
             }
             (Some(Checked::Failed(why)), ..) => {
@@ -297,20 +360,24 @@ impl Steps {
             }
             _ => None,
         };
-        adb.landed = verdict.as_ref().map(|v| v.landed);
+        adb.landed = verdict.as_ref().map(Verdict::landed);
         if let (Some(verdict), Some(point)) = (&verdict, point)
-            && verdict.landed == Landed::Elsewhere
+            && verdict.landed() == Landed::Elsewhere
         {
             let read_ms = read
                 .as_ref()
                 .map(|(_, ended)| millis(served.started.saturating_sub(*ended)));
-            let sentence = coordinate::describe(tool_of(served), point, read_ms, verdict);
+            let tool = tool_of(served);
+            let sentence = match verdict {
+                Verdict::Tree(landing) => coordinate::describe(tool, point, read_ms, landing),
+                Verdict::Pixels { then, .. } => {
+                    coordinate::describe_pixels(tool, point, read_ms, then)
+                }
+            };
             if let Some(said) = &self.said {
                 said(&format!(
-                    "stale {} on {} (connection {}): {sentence}",
-                    tool_of(served),
-                    served.serial,
-                    served.connection
+                    "stale {tool} on {} (connection {}): {sentence}",
+                    served.serial, served.connection
                 ));
             }
             notes.push(format!("stale: {sentence}"));
@@ -386,8 +453,12 @@ impl Steps {
                 phone.shot = Some((served.ended, Arc::clone(&capture)));
                 let message = format!("a screenshot of {} bytes", png.len());
                 // Shown with the latest look when nothing was done since: the same screen.
-                let shown = match phone.looks.back() {
-                    Some(look) if !phone.acted => Some(Arc::clone(&look.seen)),
+                // The agent read that screen again, in pixels: its reading ends now.
+                let shown = match phone.looks.back_mut() {
+                    Some(look) if !phone.acted => {
+                        look.ended = served.ended;
+                        Some(Arc::clone(&look.seen))
+                    }
                     _ => None,
                 };
                 let pending = match &shown {

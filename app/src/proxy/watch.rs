@@ -64,15 +64,17 @@ struct Kept {
 }
 
 impl Kept {
+    /// Keeps the first [`SNIFF`] bytes, and the rest up to [`KEPT`] when they may hold a
+    /// screen.
     fn push(&mut self, more: &[u8]) {
         self.total += more.len() as u64;
-        let limit = if self.bytes.len() >= SNIFF && !may_hold_screen(&self.bytes[..SNIFF]) {
-            SNIFF
-        } else {
-            KEPT
-        };
-        let room = limit.saturating_sub(self.bytes.len());
-        self.bytes.extend_from_slice(&more[..room.min(more.len())]);
+        let sniffed = (SNIFF.saturating_sub(self.bytes.len())).min(more.len());
+        self.bytes.extend_from_slice(&more[..sniffed]);
+        let rest = &more[sniffed..];
+        if !rest.is_empty() && may_hold_screen(&self.bytes[..SNIFF]) {
+            let room = KEPT.saturating_sub(self.bytes.len());
+            self.bytes.extend_from_slice(&rest[..room.min(rest.len())]);
+        }
     }
 }
 

@@ -180,8 +180,8 @@ fn tport_select(rest: &str) -> Option<Select<'_>> {
 /// finds it: serials may hold colons (`127.0.0.1:5555`, `[::1]:5555`, `usb:1-1`).
 fn serial_end(rest: &str) -> Option<usize> {
     for prefix in ["usb:", "product:", "model:", "device:"] {
-        if rest.starts_with(prefix) {
-            return rest[prefix.len()..].find(':').map(|at| at + prefix.len());
+        if let Some(after) = rest.strip_prefix(prefix) {
+            return after.find(':').map(|at| at + prefix.len());
         }
     }
     let skipped = if rest.starts_with("tcp:") || rest.starts_with("udp:") {

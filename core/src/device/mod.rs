@@ -5,10 +5,12 @@ pub mod adb_command;
 pub mod adb_output;
 pub mod adbd;
 pub mod host_service;
+pub mod http_stream;
 pub mod shell_line;
 pub mod shell_v2;
 pub mod sim;
 pub mod sync_stream;
+pub mod u2_rpc;
 
 use std::time::Duration;
 

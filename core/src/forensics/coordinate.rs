@@ -132,21 +132,24 @@ fn overlap_of_smaller(a: Rect, b: Rect) -> f64 {
     overlap / smaller
 }
 
-/// The review of step `index`, a proxied action on a coordinate aimed from screen `used`
-/// that landed on the step's screen before (`latest`): `None` when its point hit the same
-/// element on both, or either screen is not in the recording.
-pub(super) fn review(
-    recording: &Recording,
-    index: usize,
-    used: &str,
-    latest: &str,
-) -> Result<Option<Stale>, RecordingError> {
+/// The review of step `index`, a command through the proxy: an action on a coordinate
+/// aimed from the screen it read (`version_used`) that landed on the step's screen before
+/// (`version_before`), stale when its point hit another element there, or when the proxy
+/// found the pixels under it changed (`--check pixels`); `None` when it hit the same, was
+/// no such action, or either screen is not in the recording.
+pub(super) fn review(recording: &Recording, index: usize) -> Result<Option<Stale>, RecordingError> {
     let step = &recording.steps[index];
+    let (Some(used), Some(latest)) = (&step.version_used, &step.version_before) else {
+        return Ok(None);
+    };
+    if used == latest {
+        return pixels_review(recording, index, used);
+    }
     let earlier = &recording.steps[..index];
     let (Some(&[x, y]), Some(read), Some(now)) = (
         step.path.first(),
         find_screen(earlier, used),
-        step.before.as_ref().filter(|s| s.version == latest),
+        step.before.as_ref().filter(|s| s.version == *latest),
     ) else {
         return Ok(None);
     };
@@ -175,6 +178,42 @@ pub(super) fn review(
     }))
 }
 
+/// A step the proxy judged by pixels (its tree was not looked at): stale when it found
+/// the pixels under the point changed since the agent's screenshot.
+fn pixels_review(
+    recording: &Recording,
+    index: usize,
+    used: &str,
+) -> Result<Option<Stale>, RecordingError> {
+    let step = &recording.steps[index];
+    let changed = step.adb.as_ref().and_then(|adb| adb.landed) == Some(Landed::Elsewhere);
+    let (true, Some(&[x, y])) = (changed, step.path.first()) else {
+        return Ok(None);
+    };
+    let point = Point::new(x, y);
+    let earlier = &recording.steps[..index];
+    let then = match find_screen(earlier, used) {
+        Some(read) => screen::load_tree(recording, read)?.and_then(|tree| hit(&tree, point)),
+        None => None,
+    };
+    let sentence = describe_pixels(
+        &step.tool,
+        point,
+        read_ms_before(earlier, step, used),
+        &then,
+    );
+    Ok(Some(Stale {
+        version_used: used.to_owned(),
+        version_at_action: used.to_owned(),
+        screens_ago: 0,
+        meant: then,
+        now_there: None,
+        point: Some([x, y]),
+        refused: false,
+        sentence,
+    }))
+}
+
 /// How long before the action the agent's look at `used` ended.
 fn read_ms_before(earlier: &[Step], step: &Step, used: &str) -> Option<u64> {
     let look = earlier.iter().rev().find(|s| {
@@ -190,6 +229,33 @@ fn read_ms_before(earlier: &[Step], step: &Step, used: &str) -> Option<u64> {
 /// `read_ms` before it: `tapped (540, 1210) 1.8 s after reading a screen where that point
 /// was "Video: …"; when the tap landed it was on "Sponsored: …"`.
 pub fn describe(tool: &str, point: Point, read_ms: Option<u64>, landing: &Landing) -> String {
+    let (opening, noun) = opening(tool, point, read_ms, &landing.then);
+    format!(
+        "{opening}; when the {noun} landed it was on {}",
+        label(&landing.now)
+    )
+}
+
+/// As [`describe`], for an action judged by the pixels under its point: `…; when the tap
+/// landed the pixels there had changed`.
+pub fn describe_pixels(
+    tool: &str,
+    point: Point,
+    read_ms: Option<u64>,
+    then: &Option<Target>,
+) -> String {
+    let (opening, noun) = opening(tool, point, read_ms, then);
+    format!("{opening}; when the {noun} landed the pixels there had changed")
+}
+
+/// `tapped (540, 1210) 1.8 s after reading a screen where that point was "Video: …"`, and
+/// the action's noun.
+fn opening(
+    tool: &str,
+    point: Point,
+    read_ms: Option<u64>,
+    then: &Option<Target>,
+) -> (String, &'static str) {
     let (verb, noun) = match tool {
         "swipe" => ("swiped from", "swipe"),
         "drag" => ("dragged from", "drag"),
@@ -200,18 +266,20 @@ pub fn describe(tool: &str, point: Point, read_ms: Option<u64>, landing: &Landin
         Some(ms) => format!(" {:.1} s after reading", ms as f64 / 1000.0),
         None => " after reading".to_owned(),
     };
-    let label = |t: &Option<Target>| match t {
-        Some(target) => target.label.clone(),
-        None => "nothing".to_owned(),
-    };
-    format!(
-        "{verb} ({}, {}){when} a screen where that point was {}; when the {noun} landed it \
-         was on {}",
+    let opening = format!(
+        "{verb} ({}, {}){when} a screen where that point was {}",
         point.x,
         point.y,
-        label(&landing.then),
-        label(&landing.now),
-    )
+        label(then)
+    );
+    (opening, noun)
+}
+
+fn label(target: &Option<Target>) -> String {
+    match target {
+        Some(target) => target.label.clone(),
+        None => "nothing".to_owned(),
+    }
 }
 
 #[cfg(test)]
