@@ -3,18 +3,18 @@
 //! problems said once; a recording `tapscope proxy` would write, where only the tap whose
 //! row was replaced is stale and a tap after a clock tick is not; bad input (exit 2).
 
+#[path = "common/screens.rs"]
+mod screens;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use screens::store_screen;
 use serde_json::{Value, json};
-use tapscope_core::parse::parse_str;
-use tapscope_core::prune::{PruneRules, prune_with_version};
 use tapscope_core::recording::{
-    AdbCommand, Check, CommandKind, Header, Landed, ProxyHeader, RecordingWriter, ScreenFiles,
-    ScreenRef, Step,
+    AdbCommand, Check, CommandKind, Header, Landed, ProxyHeader, RecordingWriter, ScreenRef, Step,
 };
-use tapscope_core::render;
 use tapscope_tests::feed::feed_xml;
 
 fn tapscope(args: &[&str]) -> Output {
@@ -161,26 +161,6 @@ fn feed(clock: &str, fourth: &str) -> String {
     )
 }
 
-/// Stores `dump` under `version`, with the text the agent would have read.
-fn screen(writer: &mut RecordingWriter, version: &str, dump: &str) -> ScreenRef {
-    let tree = parse_str(dump).expect("the dump parses");
-    let pruned = render::yaml(&prune_with_version(
-        &tree,
-        &PruneRules::default(),
-        version.into(),
-    ));
-    let files = ScreenFiles {
-        version,
-        dump,
-        pruned: &pruned,
-        screenshot: None,
-        pixel_text: None,
-        raw_tokens: 400,
-        pruned_tokens: 60,
-    };
-    writer.store_screen(&files).expect("the screen is stored")
-}
-
 /// A command through the proxy at `at_ms`, 200 ms long, on connection `connection`.
 fn passed(tool: &str, kind: CommandKind, service: &str, at_ms: u64, connection: u64) -> Step {
     let adb = AdbCommand {
@@ -254,9 +234,9 @@ fn proxied(name: &str, stale: bool) -> PathBuf {
         check: Check::Tree,
     });
     let mut writer = RecordingWriter::create(&dir, &header).expect("the recording is created");
-    let read = screen(&mut writer, READ, &feed("9:41", "Video: Rust in 100 s"));
-    let replaced = screen(&mut writer, REPLACED, &feed("9:41", "Sponsored: Buy now"));
-    let ticked = screen(&mut writer, TICKED, &feed("9:42", "Sponsored: Buy now"));
+    let read = store_screen(&mut writer, READ, &feed("9:41", "Video: Rust in 100 s"));
+    let replaced = store_screen(&mut writer, REPLACED, &feed("9:41", "Sponsored: Buy now"));
+    let ticked = store_screen(&mut writer, TICKED, &feed("9:42", "Sponsored: Buy now"));
     let mut steps = vec![look(&read, 1_000, 1), tap(&read, &read, 1_300, 2)];
     if stale {
         steps.push(tap(&read, &replaced, 3_000, 3));

@@ -105,6 +105,21 @@ impl Rig {
         assert!(tapped.status.success(), "{tapped:?}");
     }
 
+    /// The naive agent's path: it opens the feed (a tap on the screen it just read), reads
+    /// it, and taps a video while the feed is scrolled behind its back; the point tapped.
+    fn tap_behind_a_scroll(&self) -> (i32, i32) {
+        let home = self.look();
+        self.tap(centre_of(&home, "TapTube"));
+        let feed = self.look();
+        let apollo = centre_of(&feed, "Every Apollo landing site from orbit");
+        let scrolled = self.direct(&[
+            "shell", "input", "swipe", "540", "1800", "540", "900", "300",
+        ]);
+        assert!(scrolled.status.success(), "{scrolled:?}");
+        self.tap(apollo);
+        apollo
+    }
+
     /// Stops the proxy as Ctrl-C does, so it closes the recording; what it said.
     fn stop_proxy(&mut self) -> Vec<String> {
         let pid = self.proxy.child.id().to_string();
@@ -116,6 +131,16 @@ impl Rig {
         assert!(status.success(), "{status:?}");
         self.proxy.said.clone()
     }
+}
+
+/// Where each tap of a recording landed, as the proxy found.
+fn taps_landed(recording: &recording::Recording) -> Vec<Option<Landed>> {
+    recording
+        .steps
+        .iter()
+        .filter(|s| s.tool == "tap")
+        .map(|s| s.adb.as_ref().and_then(|a| a.landed))
+        .collect()
 }
 
 /// The centre of the node whose text is `label`.
@@ -132,16 +157,7 @@ fn centre_of(tree: &Tree, label: &str) -> (i32, i32) {
 #[test]
 fn a_naive_agents_stale_tap_is_flagged_and_no_other() {
     let mut rig = Rig::start("tree");
-    let home = rig.look();
-    rig.tap(centre_of(&home, "TapTube"));
-    let feed = rig.look();
-    let apollo = centre_of(&feed, "Every Apollo landing site from orbit");
-    // Behind the agent's back, the feed scrolls.
-    let scrolled = rig.direct(&[
-        "shell", "input", "swipe", "540", "1800", "540", "900", "300",
-    ]);
-    assert!(scrolled.status.success(), "{scrolled:?}");
-    rig.tap(apollo);
+    let apollo = rig.tap_behind_a_scroll();
     // The agent looks again and taps what it now sees: no alarm.
     let video = rig.look();
     rig.through(&["shell", "input", "keyevent", "BACK"]);
@@ -182,12 +198,7 @@ fn a_naive_agents_stale_tap_is_flagged_and_no_other() {
         .collect();
     assert_eq!(kinds[0], CommandKind::Look);
     assert_eq!(kinds[1], CommandKind::Action);
-    let landed: Vec<Option<Landed>> = recording
-        .steps
-        .iter()
-        .filter(|s| s.tool == "tap")
-        .map(|s| s.adb.as_ref().and_then(|a| a.landed))
-        .collect();
+    let landed = taps_landed(&recording);
     assert_eq!(
         landed,
         [
@@ -238,15 +249,7 @@ fn a_naive_agents_stale_tap_is_flagged_and_no_other() {
 #[test]
 fn with_pixels_the_stale_tap_is_flagged_by_what_the_screen_showed() {
     let mut rig = Rig::start("pixels");
-    let home = rig.look();
-    rig.tap(centre_of(&home, "TapTube"));
-    let feed = rig.look();
-    let apollo = centre_of(&feed, "Every Apollo landing site from orbit");
-    let scrolled = rig.direct(&[
-        "shell", "input", "swipe", "540", "1800", "540", "900", "300",
-    ]);
-    assert!(scrolled.status.success(), "{scrolled:?}");
-    rig.tap(apollo);
+    rig.tap_behind_a_scroll();
 
     let said = rig.stop_proxy();
     let stale: Vec<&String> = said.iter().filter(|l| l.contains("stale tap")).collect();
@@ -257,12 +260,7 @@ fn with_pixels_the_stale_tap_is_flagged_by_what_the_screen_showed() {
         stale[0]
     );
     let recording = recording::read(&rig.record()).expect("the recording reads");
-    let landed: Vec<Option<Landed>> = recording
-        .steps
-        .iter()
-        .filter(|s| s.tool == "tap")
-        .map(|s| s.adb.as_ref().and_then(|a| a.landed))
-        .collect();
+    let landed = taps_landed(&recording);
     assert_eq!(landed, [Some(Landed::Same), Some(Landed::Elsewhere)]);
     // Each look was photographed by the proxy for the comparison.
     let looks = recording.steps.iter().filter(|s| s.tool == "look");

@@ -5,23 +5,23 @@
 //! reach the timeline, the step on show staying; one opened before its first step opens
 //! with it; a snapshot image of the stale tap.
 
+#[path = "common/screens.rs"]
+mod screens;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use screens::store_screen;
 use serde_json::json;
 use tapscope::gui::Workbench;
 use tapscope_core::forensics;
-use tapscope_core::parse::parse_str;
-use tapscope_core::prune::{PruneRules, prune_with_version};
 use tapscope_core::recording::{
     self, AdbCommand, Check, CommandKind, Header, Landed, ProxyHeader, RecordingWriter,
-    SESSION_FILE, ScreenFiles, ScreenRef, Step,
+    SESSION_FILE, ScreenRef, Step,
 };
-use tapscope_core::render;
-use tapscope_core::tokens::Encoding;
 
 const SIZE: egui::Vec2 = egui::vec2(1600.0, 960.0);
 const SERIAL: &str = "emulator-5554";
@@ -56,30 +56,6 @@ fn feed(clock: &str, row: &str) -> String {
         "</node></hierarchy>".to_owned(),
     ]
     .concat()
-}
-
-/// Stores a screen with the pruned text tapscope shows for it.
-fn store(writer: &mut RecordingWriter, version: &str, dump: &str) -> ScreenRef {
-    let tree = parse_str(dump).expect("the dump parses");
-    let pruned = render::yaml(&prune_with_version(
-        &tree,
-        &PruneRules::default(),
-        version.into(),
-    ));
-    let files = ScreenFiles {
-        version,
-        dump,
-        pruned: &pruned,
-        screenshot: None,
-        pixel_text: None,
-        raw_tokens: count(dump),
-        pruned_tokens: count(&pruned),
-    };
-    writer.store_screen(&files).expect("the screen is stored")
-}
-
-fn count(text: &str) -> u32 {
-    Encoding::O200k.count(text).tokens() as u32
 }
 
 /// What the proxy records of a service a client opened on connection `connection`.
@@ -187,9 +163,9 @@ fn proxy_header() -> Header {
 fn proxy_recording(name: &str) -> (PathBuf, ScreenRef) {
     let dir = scratch(name);
     let mut writer = RecordingWriter::create(&dir, &proxy_header()).expect("the recording starts");
-    let feed_screen = store(&mut writer, FEED, &feed("9:41", "Video: Cats at sea"));
-    let ad = store(&mut writer, AD, &feed("9:41", "Sponsored: Buy now"));
-    let ticked = store(&mut writer, TICKED, &feed("9:42", "Sponsored: Buy now"));
+    let feed_screen = store_screen(&mut writer, FEED, &feed("9:41", "Video: Cats at sea"));
+    let ad = store_screen(&mut writer, AD, &feed("9:41", "Sponsored: Buy now"));
+    let ticked = store_screen(&mut writer, TICKED, &feed("9:42", "Sponsored: Buy now"));
     let steps = [
         look(1000, 1, &feed_screen),
         tap((3000, 2), ROW, FEED, &ad, Landed::Elsewhere),
@@ -414,7 +390,7 @@ fn steps_appended_while_open_reach_the_timeline_and_the_step_on_show_stays() {
 fn a_recording_opened_before_its_first_step_opens_with_it() {
     let dir = scratch("proxy_empty");
     let mut writer = RecordingWriter::create(&dir, &proxy_header()).expect("the recording starts");
-    let screen = store(&mut writer, FEED, &feed("9:41", "Video: Cats at sea"));
+    let screen = store_screen(&mut writer, FEED, &feed("9:41", "Video: Cats at sea"));
     let mut harness = opened(Harness::builder(), &dir);
     let workbench = harness.state();
     assert!(workbench.opened.is_empty());

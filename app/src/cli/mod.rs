@@ -93,6 +93,19 @@ impl From<Outcome> for ExitCode {
     }
 }
 
+/// Blocks until Ctrl-C; where no signal handler can be set, until the process ends.
+fn until_interrupted() -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    });
+    Ok(())
+}
+
 /// Runs the parsed command; errors are bad input or usage (exit code 2).
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     match args.command {

@@ -68,15 +68,7 @@ pub fn run(args: &ProxyArgs) -> anyhow::Result<Outcome> {
         args.check.name(),
         port = at.port(),
     );
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?;
-    runtime.block_on(async {
-        // Without a signal handler there is nothing to wait for but the process's end.
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    });
+    super::until_interrupted()?;
     proxy.stop();
     note!(
         "tapscope proxy: stopped; the recording is in {} (`tapscope forensics {0}` lists its \

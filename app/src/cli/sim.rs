@@ -77,15 +77,7 @@ pub fn run(args: &SimArgs) -> anyhow::Result<Outcome> {
          `adb connect {at}`, then use serial {at}; Ctrl-C stops",
         args.profile.name()
     );
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?;
-    runtime.block_on(async {
-        // Without a signal handler there is nothing to wait for but the process's end.
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    });
+    super::until_interrupted()?;
     server.stop();
     note!("tapscope: stopped");
     Ok(Outcome::Ok)

@@ -11,24 +11,26 @@ use std::collections::VecDeque;
 
 use super::adb_command::{SNIFF, may_hold_screen};
 
+/// A request's or reply's 4-byte id as the protocol's little-endian word; shared with
+/// the sim's `adbd`, which answers these.
 const fn id(tag: &[u8; 4]) -> u32 {
     u32::from_le_bytes(*tag)
 }
 
-const STAT: u32 = id(b"STAT");
-const STAT_V2: u32 = id(b"STA2");
-const LSTAT_V2: u32 = id(b"LST2");
-const LIST: u32 = id(b"LIST");
-const LIST_V2: u32 = id(b"LIS2");
-const SEND: u32 = id(b"SEND");
+pub(crate) const STAT: u32 = id(b"STAT");
+pub(crate) const STAT_V2: u32 = id(b"STA2");
+pub(crate) const LSTAT_V2: u32 = id(b"LST2");
+pub(crate) const LIST: u32 = id(b"LIST");
+pub(crate) const LIST_V2: u32 = id(b"LIS2");
+pub(crate) const SEND: u32 = id(b"SEND");
 const SEND_V2: u32 = id(b"SND2");
-const RECV: u32 = id(b"RECV");
+pub(crate) const RECV: u32 = id(b"RECV");
 const RECV_V2: u32 = id(b"RCV2");
-const QUIT: u32 = id(b"QUIT");
-const DATA: u32 = id(b"DATA");
-const DONE: u32 = id(b"DONE");
+pub(crate) const QUIT: u32 = id(b"QUIT");
+pub(crate) const DATA: u32 = id(b"DATA");
+pub(crate) const DONE: u32 = id(b"DONE");
 const OKAY: u32 = id(b"OKAY");
-const FAIL: u32 = id(b"FAIL");
+pub(crate) const FAIL: u32 = id(b"FAIL");
 
 /// Longer paths than adbd accepts mean the stream is not what it seems.
 const MAX_PATH: usize = 4096;
@@ -37,8 +39,8 @@ const MAX_REASON: usize = 4096;
 /// A STAT reply; a STA2 or LST2 one; a LIST entry's fixed part; a LIS2 one's.
 const STAT_V1_LEN: usize = 16;
 const STAT_V2_LEN: usize = 72;
-const DENT_V1_LEN: usize = 20;
-const DENT_V2_LEN: usize = 76;
+pub(crate) const DENT_V1_LEN: usize = 20;
+pub(crate) const DENT_V2_LEN: usize = 76;
 
 /// A transfer the stream made.
 #[derive(Clone, Debug, PartialEq, Eq)]

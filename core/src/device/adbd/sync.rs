@@ -8,22 +8,10 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::Backend;
 use super::stream::Stream;
-
-const fn id(tag: &[u8; 4]) -> u32 {
-    u32::from_le_bytes(*tag)
-}
-
-const STAT: u32 = id(b"STAT");
-const STAT_V2: u32 = id(b"STA2");
-const LSTAT_V2: u32 = id(b"LST2");
-const LIST: u32 = id(b"LIST");
-const LIST_V2: u32 = id(b"LIS2");
-const SEND: u32 = id(b"SEND");
-const RECV: u32 = id(b"RECV");
-const QUIT: u32 = id(b"QUIT");
-const DATA: u32 = id(b"DATA");
-const DONE: u32 = id(b"DONE");
-const FAIL: u32 = id(b"FAIL");
+use crate::device::sync_stream::{
+    DATA, DENT_V1_LEN, DENT_V2_LEN, DONE, FAIL, LIST, LIST_V2, LSTAT_V2, QUIT, RECV, SEND, STAT,
+    STAT_V2,
+};
 
 /// The most file data in one DATA message.
 pub(super) const DATA_MAX: usize = 64 * 1024;
@@ -32,9 +20,6 @@ const MAX_PATH: usize = 1024;
 /// A regular file, `rw-r--r--`.
 const REGULAR_FILE: u32 = 0o100_644;
 const ENOENT: u32 = 2;
-/// A `dent` (LIST) entry is 20 bytes, a `dent_v2` (LIS2) one 76.
-const DENT_V1_LEN: usize = 20;
-const DENT_V2_LEN: usize = 76;
 
 /// Serves a `sync:` stream until QUIT, a FAIL, or the host closes it.
 pub(super) fn serve(stream: &Stream, backend: &dyn Backend) {
