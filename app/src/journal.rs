@@ -135,6 +135,12 @@ impl Pending {
         self.path = path;
         self
     }
+
+    /// The same step, having acted on `element` (as the screen it aimed from names it).
+    pub fn acting_on(mut self, element: Option<String>) -> Self {
+        self.acted_on = element;
+        self
+    }
 }
 
 /// A screenshot for a step's screen.

@@ -210,6 +210,14 @@ fn a_naive_agents_stale_tap_is_flagged_and_no_other() {
     // The stale tap carries the screen read and the point, and forensics explains it.
     let stale_tap = &recording.steps[3];
     assert_eq!(stale_tap.path, [[apollo.0, apollo.1]]);
+    assert!(
+        stale_tap
+            .acted_on
+            .as_deref()
+            .is_some_and(|aimed| aimed.contains("Every Apollo landing site")),
+        "what the point met on the screen read: {:?}",
+        stale_tap.acted_on
+    );
     assert_eq!(
         stale_tap.version_used, recording.steps[2].version_after,
         "aimed from the look before it"
@@ -332,6 +340,11 @@ fn outputs_through_the_proxy_equal_direct_ones_byte_for_byte() {
         std::fs::read(&pulled).unwrap(),
         std::fs::read(&pulled_direct).unwrap()
     );
+    // A push streams through and is one line, its refusal (the sim is read-only) said.
+    let local = rig.folder.path().join("push.bin");
+    std::fs::write(&local, vec![7u8; 300_000]).expect("a file to push");
+    let push = rig.through(&["push", local.to_str().unwrap(), "/sdcard/push.bin"]);
+    assert!(!push.status.success(), "{push:?}");
     // Host services too.
     let devices = text(&rig.through(&["devices", "-l"]).stdout);
     assert!(
@@ -358,6 +371,18 @@ fn outputs_through_the_proxy_equal_direct_ones_byte_for_byte() {
     assert!(
         steps.contains(&("look", "pull /sdcard/window_dump.xml".into())),
         "the pulled dump is a look: {steps:?}"
+    );
+    let pushes: Vec<&str> = recording
+        .steps
+        .iter()
+        .filter(|s| s.tool == "push")
+        .map(|s| s.message.as_str())
+        .collect();
+    assert_eq!(pushes.len(), 1, "{pushes:?}");
+    assert!(
+        pushes[0].contains("/sdcard/push.bin") && pushes[0].contains("failed"),
+        "{}",
+        pushes[0]
     );
     let big = recording
         .steps

@@ -68,6 +68,12 @@ pub fn run(args: &ProxyArgs) -> anyhow::Result<Outcome> {
         args.check.name(),
         port = at.port(),
     );
+    if args.check == Check::None {
+        note!(
+            "tapscope proxy: with --check none nothing is looked at when an action lands: \
+             --check tree or pixels tells a stale tap from a good one"
+        );
+    }
     super::until_interrupted()?;
     proxy.stop();
     note!(

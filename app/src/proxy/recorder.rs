@@ -331,6 +331,11 @@ impl Steps {
         let mut notes: Vec<String> = served.inputs.iter().map(Input::describe).collect();
         let mut landing_screen = read.as_ref().map(|(seen, _)| Arc::clone(seen));
         let point = points.first().copied();
+        // What the point meets on the screen it was aimed from.
+        let aimed_at = read
+            .as_ref()
+            .zip(point)
+            .and_then(|((seen, _), point)| coordinate::hit(&seen.tree, point));
         let verdict = match (&served.checked, &read, point) {
             (Some(Checked::Tree(now)), Some((seen, _)), Some(point)) => {
                 landing_screen = Some(Arc::clone(now));
@@ -344,9 +349,7 @@ impl Steps {
             }
             (Some(Checked::Pixels(now)), _, Some(point)) => {
                 phone.shot.as_ref().and_then(|(_, shot)| {
-                    let then = read
-                        .as_ref()
-                        .and_then(|(seen, _)| coordinate::hit(&seen.tree, point));
+                    let then = aimed_at.clone();
                     let area = then
                         .as_ref()
                         .and_then(|t| t.bounds)
@@ -393,6 +396,7 @@ impl Steps {
             None,
         )
         .proxied(adb, path)
+        .acting_on(aimed_at.map(|target| target.label))
     }
 
     /// A look (a dump that passed) or a screenshot.
