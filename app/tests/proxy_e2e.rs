@@ -243,6 +243,13 @@ fn a_naive_agents_stale_tap_is_flagged_and_no_other() {
         "{sentence}"
     );
 
+    // Replay sends a recording's tool calls again: a proxy's holds none, and says so.
+    let replayed = tapscope(&["replay", rig.record().to_str().unwrap(), "--device", "sim"])
+        .output()
+        .expect("tapscope replay runs");
+    assert_eq!(replayed.status.code(), Some(2), "{replayed:?}");
+    assert!(text(&replayed.stderr).contains("tapscope proxy recorded it"));
+
     // The command line says the same, and exits 1 for it.
     let listed = tapscope(&["forensics", rig.record().to_str().unwrap()])
         .output()

@@ -114,6 +114,14 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<Outcome> {
         .iter()
         .map(|path| recording::read(path).map(|r| (path.as_path(), r)))
         .collect::<Result<Vec<_>, _>>()?;
+    if let Some((path, _)) = recordings.iter().find(|(_, r)| r.header.proxy.is_some()) {
+        bail!(
+            "{}: tapscope proxy recorded it: its steps are adb commands, not calls of \
+             tapscope's tools, and replay sends a recording's calls again; open it with \
+             `tapscope open`, list its stale taps with `tapscope forensics`",
+            path.display()
+        );
+    }
     let several = recordings.len() > 1;
     let mut reports = Vec::new();
     let mut updated = Vec::new();
