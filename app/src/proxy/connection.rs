@@ -20,8 +20,8 @@ use tapscope_core::recording::Check;
 
 use super::Shared;
 use super::check;
-use super::recorder::{Opened, Served};
 use super::rpc::RpcWatch;
+use super::served::{Opened, Served};
 use super::splice::{Spliced, splice};
 use super::watch::{Screen, Watch};
 

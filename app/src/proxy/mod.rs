@@ -11,6 +11,7 @@
 //!   stream's pulls and pushes).
 //! - `rpc`: uiautomator2's JSON-RPC on `tcp:9008`, each call paired with its answer.
 //! - `check`: the proxy's own look just before an action goes on (`--check tree|pixels`).
+//! - `served`: what passed on one service, as the connection hands it to the recorder.
 //! - `recorder`: what passed, as steps of a tapscope recording, and the stale-action
 //!   verdicts said as they happen.
 
@@ -18,6 +19,7 @@ mod check;
 mod connection;
 mod recorder;
 mod rpc;
+mod served;
 mod splice;
 mod watch;
 
@@ -207,7 +209,7 @@ impl Shared {
     }
 
     /// Hands what passed on a service to the recording, while there is one.
-    fn record(&self, served: recorder::Served) {
+    fn record(&self, served: served::Served) {
         if let Some(recorder) = &*lock(&self.recorder) {
             recorder.served(served);
         }

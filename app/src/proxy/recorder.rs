@@ -16,7 +16,6 @@ use tapscope_core::device::Capture;
 use tapscope_core::device::adb_command::Input;
 use tapscope_core::device::host_service::DeviceService;
 use tapscope_core::device::sync_stream::Transfer;
-use tapscope_core::device::u2_rpc;
 use tapscope_core::forensics::coordinate;
 use tapscope_core::geometry::Point;
 use tapscope_core::model::Rect;
@@ -26,85 +25,12 @@ use tapscope_core::session::Observation;
 
 use super::Config;
 use super::check::{Checked, pixels_landed};
-use super::rpc::Answered;
-use super::splice::Spliced;
-use super::watch::{Passed, Screen, Shown};
+use super::served::{Opened, Served};
+use super::watch::Screen;
 use crate::journal::{Call, Done, Journal, Pending, Shot};
 
 /// Hears each stale action as it is found, in a sentence.
 pub type Said = Box<dyn Fn(&str) + Send + 'static>;
-
-/// How the adb server answered a device service's request.
-#[derive(Debug)]
-pub enum Opened {
-    Yes,
-    Refused(String),
-}
-
-/// One device service that ended, with everything that passed on it.
-#[derive(Debug)]
-pub struct Served {
-    pub connection: u64,
-    pub serial: String,
-    pub service: String,
-    /// What it ran, in words: a shell's command line, a JSON-RPC call; empty for a sync
-    /// session or an interactive shell.
-    pub command: String,
-    /// When its request came in, and when its stream ended, on the proxy's clock.
-    pub started: Duration,
-    pub ended: Duration,
-    pub opened: Opened,
-    pub inputs: Vec<Input>,
-    /// The proxy's look just before the action went on.
-    pub checked: Option<Checked>,
-    /// The proxy's screenshot just after an agent's dump (`--check pixels`).
-    pub after_look: Option<Checked>,
-    pub passed: Passed,
-    pub spliced: Spliced,
-}
-
-impl Served {
-    /// One uiautomator2 JSON-RPC exchange on `tcp:9008`, as a service of its own.
-    pub fn of_rpc(exchange: Answered, connection: u64, serial: &str) -> Served {
-        let (command, inputs) = match exchange.call {
-            u2_rpc::Call::Dump => ("uiautomator2 dumpWindowHierarchy".to_owned(), Vec::new()),
-            u2_rpc::Call::Input(input) => {
-                (format!("uiautomator2 {}", input.describe()), vec![input])
-            }
-            u2_rpc::Call::Other(method) => (format!("uiautomator2 {method}"), Vec::new()),
-        };
-        let screens = exchange
-            .dump
-            .map(|xml| Shown {
-                screen: Screen::Dump(xml),
-                pulled: None,
-            })
-            .into_iter()
-            .collect();
-        Served {
-            connection,
-            serial: serial.to_owned(),
-            service: "tcp:9008".to_owned(),
-            command,
-            started: exchange.asked,
-            ended: exchange.answered,
-            opened: Opened::Yes,
-            inputs,
-            checked: exchange.checked,
-            after_look: None,
-            passed: Passed {
-                screens,
-                output_bytes: exchange.received,
-                ..Passed::default()
-            },
-            spliced: Spliced {
-                sent: exchange.sent,
-                received: exchange.received,
-                broken: false,
-            },
-        }
-    }
-}
 
 /// The recorder: a queue to its thread.
 #[derive(Debug)]
@@ -202,8 +128,8 @@ struct Look {
 #[derive(Debug, Default)]
 struct Phone {
     looks: VecDeque<Look>,
-    /// The latest screenshot an agent took (or the proxy took after a look), and when.
-    shot: Option<(Duration, Arc<Capture>)>,
+    /// The latest screenshot an agent took (or the proxy took after a look).
+    shot: Option<Arc<Capture>>,
     /// An action came since the latest look.
     acted: bool,
 }
@@ -347,16 +273,14 @@ impl Steps {
                 landing_screen = Some(Arc::clone(now));
                 None
             }
-            (Some(Checked::Pixels(now)), _, Some(point)) => {
-                phone.shot.as_ref().and_then(|(_, shot)| {
-                    let then = aimed_at.clone();
-                    let area = then
-                        .as_ref()
-                        .and_then(|t| t.bounds)
-                        .unwrap_or_else(|| around(point));
-                    pixels_landed(shot, now, area).map(|landed| Verdict::Pixels { then, landed })
-                })
-            }
+            (Some(Checked::Pixels(now)), _, Some(point)) => phone.shot.as_ref().and_then(|shot| {
+                let then = aimed_at.clone();
+                let area = then
+                    .as_ref()
+                    .and_then(|t| t.bounds)
+                    .unwrap_or_else(|| around(point));
+                pixels_landed(shot, now, area).map(|landed| Verdict::Pixels { then, landed })
+            }),
             (Some(Checked::Failed(why)), ..) => {
                 notes.push(format!("the proxy could not look before it went on: {why}"));
                 None
@@ -430,7 +354,7 @@ impl Steps {
                     _ => None,
                 };
                 if let Some(shot) = &shot {
-                    phone.shot = Some((served.ended, Arc::clone(shot)));
+                    phone.shot = Some(Arc::clone(shot));
                 }
                 phone.looks.push_back(Look {
                     ended: served.ended,
@@ -454,7 +378,7 @@ impl Steps {
             }
             Screen::Png(png) => {
                 let capture = Arc::new(Capture::Png(png.clone()));
-                phone.shot = Some((served.ended, Arc::clone(&capture)));
+                phone.shot = Some(Arc::clone(&capture));
                 let message = format!("a screenshot of {} bytes", png.len());
                 // Shown with the latest look when nothing was done since: the same screen.
                 // The agent read that screen again, in pixels: its reading ends now.
