@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::comparison::{Comparison, Row};
-use super::opened::OnStep;
+use super::on_step::OnStep;
 
 /// A run and its original, on row `at`.
 #[derive(Debug)]

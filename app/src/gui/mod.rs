@@ -8,6 +8,7 @@ pub mod document;
 pub mod error;
 pub mod gesture;
 pub mod live;
+pub mod on_step;
 pub mod open;
 pub mod opened;
 pub mod recording;

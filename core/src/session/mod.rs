@@ -11,13 +11,15 @@ mod pixels;
 pub mod synthetic;
 #[cfg(test)]
 mod tests;
+mod unread;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::Serialize;
 
-pub use observe::{Observation, Screenshot, Unread, structure_hash};
+pub use observe::{Observation, Screenshot, structure_hash};
+pub use unread::Unread;
 
 use observe::Look;
 

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use super::unread::Unread;
 use super::{SessionConfig, SessionError};
 use crate::device::{Capture, Device};
 use image::ImageEncoder;
@@ -93,6 +94,19 @@ impl Observation {
         })
     }
 
+    /// The text read in the fallback screenshot's pixels added to the tree as nodes, and
+    /// the observation versioned again with them (a ticking score is a new version).
+    #[cfg(feature = "ocr")]
+    fn add_pixel_text(&mut self, read: Vec<PixelText>, rules: &crate::prune::PruneRules) {
+        let tree = self.tree.with_pixel_text(&read);
+        let (pruned, text) = render::versioned(&tree, rules);
+        self.version.clone_from(&pruned.version);
+        self.text = text;
+        self.pruned = pruned;
+        self.tree = tree;
+        self.pixel_text = read;
+    }
+
     /// The handle of the first node with an `i` that `wanted` accepts, in line order.
     pub fn handle_where(&self, wanted: impl Fn(&PrunedNode) -> bool) -> Option<Handle> {
         let node = self
@@ -126,28 +140,6 @@ pub fn structure_hash(tree: &Tree) -> u64 {
         (node.bounds, node.flags.bits(), node.depth).hash(&mut hasher);
     }
     hasher.finish()
-}
-
-/// What reading the screenshot came to, when it did not give lines.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "unread", content = "why", rename_all = "kebab-case")]
-pub enum Unread {
-    /// No engine: the sentence says how to install one.
-    NoEngine(String),
-    /// The screenshot holds no text the engine could read with enough confidence.
-    Nothing,
-    /// The engine failed or ran past its ceiling.
-    Failed(String),
-}
-
-impl Unread {
-    pub fn sentence(&self) -> String {
-        match self {
-            Unread::NoEngine(how) => format!("text was not read in the screenshot: {how}"),
-            Unread::Nothing => "no text was read in the screenshot".to_owned(),
-            Unread::Failed(why) => format!("text could not be read in the screenshot: {why}"),
-        }
-    }
 }
 
 /// How many times a fallback dump and screenshot are retaken to catch one moment.
@@ -229,11 +221,11 @@ pub(super) fn observe<D: Device, C: Clock>(
                     config.fallback_longest_side,
                 )?;
                 #[cfg(feature = "ocr")]
-                if config.rules.ocr
-                    && let Err(unread) =
-                        super::pixels::read_into(&mut observation, &shot, &config.rules)
-                {
-                    observation.pixel_note = Some(unread);
+                if config.rules.ocr {
+                    match super::pixels::read(&shot.png, shot.scale(), &config.rules) {
+                        Ok(read) => observation.add_pixel_text(read, &config.rules),
+                        Err(unread) => observation.pixel_note = Some(unread),
+                    }
                 }
                 observation.fallback = Some(shot);
                 return Ok(observation);

@@ -3,17 +3,16 @@
 //! versioned again with them, so a ticking score gives a new version as any change does.
 //!
 //! The engine is found once per process; when it is missing, or a read fails or finds
-//! nothing, the observation says so in [`Observation::pixel_note`] (the session passes on
+//! nothing, the observation says so in `Observation::pixel_note` (the session passes on
 //! how to install it only once) and the screenshot stays the agent's way in.
 
 use std::sync::OnceLock;
 
-use super::observe::Screenshot;
-use super::{Observation, Unread};
+use super::unread::Unread;
+use crate::geometry::ImageScale;
 use crate::model::PixelText;
 use crate::ocr::{OcrError, Tesseract};
 use crate::prune::PruneRules;
-use crate::render;
 
 /// The engine, looked for once.
 fn engine() -> &'static Result<Tesseract, OcrError> {
@@ -21,20 +20,19 @@ fn engine() -> &'static Result<Tesseract, OcrError> {
     ENGINE.get_or_init(Tesseract::find)
 }
 
-/// Reads `shot` (the observation's fallback) under `rules` and adds what it read to the
-/// observation's tree; what it did not read is the error.
-pub(super) fn read_into(
-    observation: &mut Observation,
-    shot: &Screenshot,
+/// The text in a screenshot's pixels (`png`, mapped to the display by `scale`) read under
+/// `rules`, in display pixels; why none was read is the error.
+pub(super) fn read(
+    png: &[u8],
+    scale: ImageScale,
     rules: &PruneRules,
-) -> Result<(), Unread> {
+) -> Result<Vec<PixelText>, Unread> {
     let engine = engine()
         .as_ref()
         .map_err(|e| Unread::NoEngine(e.to_string()))?;
     let lines = engine
-        .read(&shot.png, f32::from(rules.ocr_min_confidence))
+        .read(png, f32::from(rules.ocr_min_confidence))
         .map_err(|e| Unread::Failed(e.to_string()))?;
-    let scale = shot.scale();
     let read: Vec<PixelText> = lines
         .into_iter()
         .map(|line| PixelText {
@@ -46,12 +44,5 @@ pub(super) fn read_into(
     if read.is_empty() {
         return Err(Unread::Nothing);
     }
-    let tree = observation.tree.with_pixel_text(&read);
-    let (pruned, text) = render::versioned(&tree, rules);
-    observation.version.clone_from(&pruned.version);
-    observation.text = text;
-    observation.pruned = pruned;
-    observation.tree = tree;
-    observation.pixel_text = read;
-    Ok(())
+    Ok(read)
 }

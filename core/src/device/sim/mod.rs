@@ -121,8 +121,9 @@ impl<C: Clock + Clone + Send> Sim<C> {
     /// [`Sim::new`] running `build` of the app; the same seed draws the same figures in both.
     pub fn with_build(clock: C, seed: u64, build: Build) -> Self {
         let mut rng = fastrand::Rng::with_seed(seed);
-        let screens =
-            screen::load_all(build, &mut rng).unwrap_or_else(|e| vec![screen::broken(&e)]);
+        let screens = build
+            .screens(&mut rng)
+            .unwrap_or_else(|e| vec![screen::broken(&e)]);
         let states = screens
             .iter()
             .map(|s| s.items.iter().map(ItemState::initial).collect())

@@ -9,7 +9,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::screen::{Files, ScreenFile};
+use super::screen::{Files, Screen, ScreenFile, expand_all, parse_all};
 
 #[cfg(test)]
 #[path = "next_tests.rs"]
@@ -37,6 +37,13 @@ impl Build {
             Build::Current => "sim",
             Build::Next => "sim-next",
         }
+    }
+
+    /// Every embedded screen as this build has it; `rng` fills in `{views}`.
+    pub(super) fn screens(self, rng: &mut fastrand::Rng) -> Result<Vec<Screen>, String> {
+        let mut files = parse_all()?;
+        self.apply(&mut files)?;
+        expand_all(files, rng)
     }
 
     /// Applies the build's changes to the screen files, in order.
@@ -160,7 +167,7 @@ impl Change {
                 }
                 file.on
                     .retain(|on| on.tap.as_deref() != Some(opened_by.node));
-                // Any other way in is left for `load_all` to refuse as a dangling `go`.
+                // Any other way in is left for `Build::screens` to refuse as a dangling `go`.
             }
         }
         Ok(())

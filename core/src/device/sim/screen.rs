@@ -38,8 +38,6 @@ use serde::Deserialize;
 
 use crate::model::{Flags, Rect};
 
-use super::next::Build;
-
 /// Every screen file, by name; the first is where the phone starts.
 const SOURCES: [(&str, &str); 10] = [
     (
@@ -238,13 +236,6 @@ pub(super) struct Screen {
 
 /// Screen files by name, in the order of `SOURCES`.
 pub(super) type Files = Vec<(&'static str, ScreenFile)>;
-
-/// Loads every embedded screen as `build` has it; `rng` fills in `{views}`.
-pub(super) fn load_all(build: Build, rng: &mut fastrand::Rng) -> Result<Vec<Screen>, String> {
-    let mut files = parse_all()?;
-    build.apply(&mut files)?;
-    expand_all(files, rng)
-}
 
 /// Every embedded screen file, as written.
 pub(super) fn parse_all() -> Result<Files, String> {

@@ -10,9 +10,9 @@ use tapscope_core::replay::Verdict;
 
 use super::super::{colors, printable};
 use super::Timeline;
-use super::cell::{CELL, Cell};
+use super::cell::Cell;
 use super::colored_words_ui;
-use super::strip::{Columns, strip_ui};
+use super::strip::{CELL, Columns, strip_ui};
 use crate::gui::comparison::{Comparison, Judgement, Row};
 
 /// The verdict's band between the two cells.

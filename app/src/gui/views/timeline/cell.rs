@@ -2,16 +2,15 @@
 //! stale corner, a person's left edge and the settle bar; its accessible name and hover
 //! text. A recording's strip is a row of these; a comparison's, two.
 
-use egui::{Color32, FontId, Rect, Stroke, StrokeKind, Vec2, pos2, vec2};
+use egui::{Color32, FontId, Rect, Stroke, StrokeKind, pos2, vec2};
 use tapscope_core::recording::{Actor, Step, StepOutcome};
 use tapscope_core::stability::SettleReport;
 
 use super::super::colors;
 use super::super::settle::{UNSETTLED, paint_settle, settle_of};
 use super::super::step::{is_stale, outcome_color, outcome_word};
-use super::strip::Columns;
+use super::strip::{CELL, Columns};
 
-pub(super) const CELL: Vec2 = vec2(78.0, 54.0);
 /// A step a person took in live mode, not an agent.
 pub(super) const PERSON: Color32 = Color32::from_rgb(230, 120, 200);
 

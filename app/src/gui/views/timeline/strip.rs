@@ -2,10 +2,12 @@
 //! out only the columns in view and brings the current one into view when it changes;
 //! click or drag across it to scrub. What a column holds is its [`Columns`]' to draw.
 
-use egui::{Rect, Sense, vec2};
+use egui::{Rect, Sense, Vec2, vec2};
 
 use super::Timeline;
-use super::cell::CELL;
+
+/// One column's size: a step's cell.
+pub(super) const CELL: Vec2 = vec2(78.0, 54.0);
 
 /// What the strip draws in each column (by step index).
 pub(super) trait Columns {
