@@ -5,11 +5,13 @@ use std::fmt;
 use std::str::FromStr;
 
 use clap::Args;
-use tapscope_core::device::adb::AdbDevice;
+use tapscope_core::device::DeviceError;
+use tapscope_core::device::adb::{self, AdbDevice};
 use tapscope_core::device::sim::costs::Profile;
 use tapscope_core::device::sim::phone::SimPhone;
 use tapscope_core::device::sim::{Build, Sim};
 use tapscope_core::session::{Session, SessionConfig};
+use tapscope_core::stability::look::{LookBackend, LookChoice};
 use tapscope_core::stability::{RealClock, VirtualClock};
 
 use crate::mcp::{ServedClock, ServedDevice};
@@ -25,6 +27,12 @@ pub struct DeviceArgs {
     /// Seed of the simulated phone.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// How to read the screen: `auto` (the fastest on-device helper that answers —
+    /// uiautomator2's server, mobilecli's, droidrun's Portal — else stock `uiautomator
+    /// dump`), or one of `stock`, `u2`, `portal`, `mobilecli` only. On `sim:phone`, `u2`
+    /// reads through the sim's own uiautomator2 server.
+    #[arg(long, default_value = "auto")]
+    pub look: LookChoice,
 }
 
 /// A device by name: a build of the sim under a profile, or a phone the ADB server knows.
@@ -111,16 +119,14 @@ pub trait WithSession {
 
 impl DeviceArgs {
     /// Opens the device on the wall clock and hands its session to `then`.
-    pub fn open<W: WithSession>(
-        &self,
-        then: W,
-    ) -> Result<W::Output, tapscope_core::device::DeviceError> {
+    pub fn open<W: WithSession>(&self, then: W) -> Result<W::Output, DeviceError> {
         match &self.device {
             DeviceChoice::Sim { build, profile } => {
-                Ok(self.open_sim(*build, *profile, RealClock::new(), then))
+                self.open_sim(*build, *profile, RealClock::new(), then)
             }
             DeviceChoice::Adb(serial) => {
-                let device = AdbDevice::connect(Some(serial))?;
+                let device =
+                    AdbDevice::connect_looking(adb::server_address()?, Some(serial), self.look)?;
                 let clock = device.clock();
                 Ok(then.run(Session::new(device, clock, SessionConfig::default())))
             }
@@ -130,37 +136,46 @@ impl DeviceArgs {
     /// Opens the device for a replay: a sim on a virtual clock (settle timings simulated,
     /// as the sim's recordings have them, and a replay as fast as the sim answers), a phone
     /// on its own clock.
-    pub fn open_replayable<W: WithSession>(
-        &self,
-        then: W,
-    ) -> Result<W::Output, tapscope_core::device::DeviceError> {
+    pub fn open_replayable<W: WithSession>(&self, then: W) -> Result<W::Output, DeviceError> {
         match &self.device {
             DeviceChoice::Sim { build, profile } => {
-                Ok(self.open_sim(*build, *profile, VirtualClock::default(), then))
+                self.open_sim(*build, *profile, VirtualClock::default(), then)
             }
             DeviceChoice::Adb(_) => self.open(then),
         }
     }
 
+    /// The simulated phone: read directly when instant; with a phone's costs, through
+    /// stock dumps, or through its own uiautomator2 server with `--look u2`.
     fn open_sim<W: WithSession, C: ServedClock>(
         &self,
         build: Build,
         profile: Profile,
         clock: C,
         then: W,
-    ) -> W::Output {
+    ) -> Result<W::Output, DeviceError> {
         let config = SessionConfig::default();
-        match profile {
-            Profile::Instant => then.run(Session::new(
+        match (profile, self.look) {
+            (Profile::Instant, LookChoice::Auto) => Ok(then.run(Session::new(
                 Sim::with_build(clock.clone(), self.seed, build),
                 clock,
                 config,
-            )),
-            profile => then.run(Session::new(
-                SimPhone::with_build(clock.clone(), self.seed, profile, build),
-                clock,
-                config,
-            )),
+            ))),
+            (Profile::Instant, LookChoice::Only(look)) => Err(DeviceError::InvalidInput(format!(
+                "--look {look}: the instant sim is read directly, in no time; look at \
+                 `--device {build}:phone --look {look}` to read the sim with a phone's costs \
+                 that way",
+                build = build.name()
+            ))),
+            (profile, look) => {
+                let look = match look {
+                    LookChoice::Auto => LookBackend::Stock,
+                    LookChoice::Only(look) => look,
+                };
+                let phone = SimPhone::with_build(clock.clone(), self.seed, profile, build)
+                    .looking_through(look)?;
+                Ok(then.run(Session::new(phone, clock, config)))
+            }
         }
     }
 }

@@ -48,6 +48,11 @@ fn serve(mut stream: TcpStream, replaced: &AtomicBool) {
     let Ok(first) = read_request(&mut stream) else {
         return;
     };
+    if first == "host:devices-l" {
+        let list = format!("{SERIAL}\tdevice product:sdk model:Pixel_7 transport_id:1\n");
+        let _ = write!(stream, "OKAY{:04x}{list}", list.len());
+        return;
+    }
     if first != format!("host:transport:{SERIAL}") {
         let _ = stream.write_all(b"FAIL0007unknown");
         return;
@@ -62,6 +67,10 @@ fn serve(mut stream: TcpStream, replaced: &AtomicBool) {
     while let Ok(n @ 1..) = stream.read(&mut buffer) {
         for request in requests.push(&buffer[..n]) {
             let body = String::from_utf8_lossy(&request.body);
+            if request.start.starts_with("GET /ping") {
+                let _ = stream.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\npong");
+                continue;
+            }
             let result = if body.contains("dumpWindowHierarchy") {
                 let row = if replaced.load(Ordering::SeqCst) {
                     "Sponsored: Buy now"

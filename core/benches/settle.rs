@@ -1,5 +1,5 @@
-//! Settling on the simulated phone, instant (`sim`) and with a stock phone's costs
-//! (`sim:phone`): 200 transitions with animations from 0 to 2 s, each observed by
+//! Settling on the simulated phone, instant (`sim`), with a stock phone's costs
+//! (`sim:phone`), and that phone read through its uiautomator2 server: 200 transitions with animations from 0 to 2 s, each observed by
 //! tapscope's act-and-observe and, side by side, by "tap, sleep 1 s, dump" and "tap,
 //! sleep 2 s, dump" as common agents do. Virtual time, so the table is exact and the same
 //! on every run; divan then times one act-and-observe of the real code path.
@@ -16,6 +16,7 @@ use tapscope_core::geometry::Point;
 use tapscope_core::handle::Handle;
 use tapscope_core::parse::parse_str;
 use tapscope_core::session::{Action, Observation, Session, SessionConfig, structure_hash};
+use tapscope_core::stability::look::LookBackend;
 use tapscope_core::stability::{Clock, VirtualClock};
 
 const TRANSITIONS: u64 = 200;
@@ -29,26 +30,34 @@ fn main() {
 /// it will be once settled.
 trait Simulated: Device {
     fn with_sim<R>(&mut self, f: impl FnOnce(&mut Sim<VirtualClock>) -> R) -> R;
-    fn new_on(clock: &VirtualClock) -> Self;
+}
+
+/// The instant sim, read directly.
+fn instant(clock: &VirtualClock) -> Sim<VirtualClock> {
+    Sim::new(clock.clone(), 1)
+}
+
+/// The sim with a stock phone's costs, read by stock dumps.
+fn stock_phone(clock: &VirtualClock) -> SimPhone<VirtualClock> {
+    SimPhone::new(clock.clone(), 1, Profile::Phone)
+}
+
+/// The same phone read through its uiautomator2 server.
+fn u2_phone(clock: &VirtualClock) -> SimPhone<VirtualClock> {
+    stock_phone(clock)
+        .looking_through(LookBackend::U2)
+        .expect("the sim runs uiautomator2's server")
 }
 
 impl Simulated for Sim<VirtualClock> {
     fn with_sim<R>(&mut self, f: impl FnOnce(&mut Sim<VirtualClock>) -> R) -> R {
         f(self)
     }
-
-    fn new_on(clock: &VirtualClock) -> Self {
-        Sim::new(clock.clone(), 1)
-    }
 }
 
 impl Simulated for SimPhone<VirtualClock> {
     fn with_sim<R>(&mut self, f: impl FnOnce(&mut Sim<VirtualClock>) -> R) -> R {
         f(&mut self.sim())
-    }
-
-    fn new_on(clock: &VirtualClock) -> Self {
-        SimPhone::new(clock.clone(), 1, Profile::Phone)
     }
 }
 
@@ -98,9 +107,9 @@ fn percentile(values: &[Duration], p: usize) -> Duration {
 
 /// Alternates opening TapTube and going back, each with its own animation length,
 /// observed by `Session::act`.
-fn settled_run<D: Simulated>() -> Tally {
+fn settled_run<D: Simulated>(new_on: fn(&VirtualClock) -> D) -> Tally {
     let clock = VirtualClock::default();
-    let session = Session::new(D::new_on(&clock), clock.clone(), SessionConfig::default());
+    let session = Session::new(new_on(&clock), clock.clone(), SessionConfig::default());
     let mut observation = session.observe().expect("observe");
     let mut tally = Tally::default();
     for k in 0..TRANSITIONS {
@@ -128,10 +137,10 @@ fn settled_run<D: Simulated>() -> Tally {
 }
 
 /// The same transitions, each dumped once `sleep` after the action.
-fn fixed_sleep_run<D: Simulated>(sleep: Duration) -> Tally {
+fn fixed_sleep_run<D: Simulated>(new_on: fn(&VirtualClock) -> D, sleep: Duration) -> Tally {
     let mut clock = VirtualClock::default();
     let icon = {
-        let session = Session::new(D::new_on(&clock), clock.clone(), SessionConfig::default());
+        let session = Session::new(new_on(&clock), clock.clone(), SessionConfig::default());
         let home = session.observe().expect("observe");
         let node = home
             .pruned
@@ -140,7 +149,7 @@ fn fixed_sleep_run<D: Simulated>(sleep: Duration) -> Tally {
         let (x, y) = node.visible.center();
         Point::new(x, y)
     };
-    let mut device = D::new_on(&clock);
+    let mut device = new_on(&clock);
     let mut tally = Tally::default();
     for k in 0..TRANSITIONS {
         device.with_sim(|sim| sim.set_animation_length(Some(length(k))));
@@ -166,10 +175,10 @@ fn fixed_sleep_run<D: Simulated>(sleep: Duration) -> Tally {
     tally
 }
 
-/// One stock dump of the launcher at rest: the unit the phone's goal is stated in.
-fn one_dump_on_the_phone() -> Duration {
+/// One look at the launcher at rest: the unit the phone's goals are stated in.
+fn one_dump_on(new_on: fn(&VirtualClock) -> SimPhone<VirtualClock>) -> Duration {
     let clock = VirtualClock::default();
-    let mut phone = SimPhone::new(clock.clone(), 1, Profile::Phone);
+    let mut phone = new_on(&clock);
     let started = clock.now();
     phone.dump().expect("dump");
     clock.now() - started
@@ -198,35 +207,43 @@ fn print_experiment() {
     };
     let one_s = Duration::from_secs(1);
     let two_s = Duration::from_secs(2);
-    row("sim", "tapscope act", settled_run::<Sim<VirtualClock>>());
+    row("sim", "tapscope act", settled_run(instant));
     row(
         "sim",
         "tap, sleep 1 s, dump",
-        fixed_sleep_run::<Sim<VirtualClock>>(one_s),
+        fixed_sleep_run(instant, one_s),
     );
     row(
         "sim",
         "tap, sleep 2 s, dump",
-        fixed_sleep_run::<Sim<VirtualClock>>(two_s),
+        fixed_sleep_run(instant, two_s),
     );
-    row(
-        "sim:phone",
-        "tapscope act",
-        settled_run::<SimPhone<VirtualClock>>(),
-    );
+    row("sim:phone", "tapscope act", settled_run(stock_phone));
     row(
         "sim:phone",
         "tap, sleep 1 s, dump",
-        fixed_sleep_run::<SimPhone<VirtualClock>>(one_s),
+        fixed_sleep_run(stock_phone, one_s),
     );
     row(
         "sim:phone",
         "tap, sleep 2 s, dump",
-        fixed_sleep_run::<SimPhone<VirtualClock>>(two_s),
+        fixed_sleep_run(stock_phone, two_s),
+    );
+    row("sim:phone, u2", "tapscope act", settled_run(u2_phone));
+    row(
+        "sim:phone, u2",
+        "tap, sleep 1 s, dump",
+        fixed_sleep_run(u2_phone, one_s),
+    );
+    row(
+        "sim:phone, u2",
+        "tap, sleep 2 s, dump",
+        fixed_sleep_run(u2_phone, two_s),
     );
     println!(
-        "one stock dump of the launcher at rest on sim:phone: {} ms",
-        one_dump_on_the_phone().as_millis()
+        "one look at the launcher at rest on sim:phone: stock {} ms, through u2 {} ms",
+        one_dump_on(stock_phone).as_millis(),
+        one_dump_on(u2_phone).as_millis()
     );
     let (settled, total) = never_settling();
     println!(

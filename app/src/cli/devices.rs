@@ -2,11 +2,18 @@
 //! phone's costs) and the phones the ADB server knows, as `adb devices -l` lists them,
 //! with what to do about unusable ones.
 
+use std::net::SocketAddrV4;
+use std::time::Instant;
+
 use clap::Args;
+use tapscope_core::device::Device;
 use tapscope_core::device::DeviceError;
 use tapscope_core::device::adb;
+use tapscope_core::device::adb::AdbDevice;
 use tapscope_core::device::adb::shell::state_word;
 use tapscope_core::device::adb_output::DeviceEntry;
+use tapscope_core::device::adb_output::DeviceState;
+use tapscope_core::stability::look::LookChoice;
 
 use super::Outcome;
 use super::output::Stdout;
@@ -23,8 +30,9 @@ pub fn run(_args: &DevicesArgs) -> anyhow::Result<Outcome> {
     let address = adb::server_address()?;
     let listed = adb::list_devices(address);
     let phones = listed.as_deref().unwrap_or_default();
+    let looks = looks_of(address, phones);
     let mut stdout = Stdout::lock();
-    write!(stdout, "{}", table(phones))?;
+    write!(stdout, "{}", table(phones, &looks))?;
     stdout.flush()?;
     match listed {
         Ok(phones) if phones.is_empty() => Err(DeviceError::NoDevice {
@@ -33,6 +41,40 @@ pub fn run(_args: &DevicesArgs) -> anyhow::Result<Outcome> {
         .into()),
         Ok(_) => Ok(Outcome::Ok),
         Err(e) => Err(e.into()),
+    }
+}
+
+/// How each usable phone reads its screen and what one look cost, measured by one look
+/// (all phones at once); nothing for phones that cannot be used.
+fn looks_of(address: SocketAddrV4, phones: &[DeviceEntry]) -> Vec<String> {
+    std::thread::scope(|scope| {
+        let looking: Vec<_> = phones
+            .iter()
+            .map(|phone| {
+                scope.spawn(move || {
+                    (phone.state == DeviceState::Device).then(|| one_look(address, &phone.serial))
+                })
+            })
+            .collect();
+        looking
+            .into_iter()
+            .map(|look| look.join().ok().flatten().unwrap_or_default())
+            .collect()
+    })
+}
+
+/// `u2, 84 ms a look`, or why no look could be had.
+fn one_look(address: SocketAddrV4, serial: &str) -> String {
+    let looked = AdbDevice::connect_looking(address, Some(serial), LookChoice::Auto).and_then(
+        |mut device| {
+            let started = Instant::now();
+            device.dump()?;
+            Ok((device.look_backend(), started.elapsed()))
+        },
+    );
+    match looked {
+        Ok((backend, cost)) => format!("looks: {backend}, {} ms a look", cost.as_millis()),
+        Err(e) => format!("no look: {e}"),
     }
 }
 
@@ -45,8 +87,10 @@ fn sim_note(sim: &DeviceChoice) -> String {
         Build::Current => None,
         Build::Next => Some("the next release of its app (renamed, moved, slower, no search)"),
     };
-    let profile = (*profile == Profile::Phone)
-        .then_some("with a stock phone's costs (a dump takes about 2 s)");
+    let profile = (*profile == Profile::Phone).then_some(
+        "with a stock phone's costs (a stock dump takes about 2 s; --look u2 reads through \
+         its uiautomator2 server)",
+    );
     [build, profile]
         .into_iter()
         .flatten()
@@ -54,8 +98,8 @@ fn sim_note(sim: &DeviceChoice) -> String {
         .join(", ")
 }
 
-/// Serial, state, model and advice, aligned in columns, `sim` first.
-fn table(phones: &[DeviceEntry]) -> String {
+/// Serial, state, model, then how it looks and advice, aligned in columns, `sim` first.
+fn table(phones: &[DeviceEntry], looks: &[String]) -> String {
     let mut rows: Vec<[String; 4]> = DeviceChoice::SIMS
         .iter()
         .map(|sim| {
@@ -67,12 +111,17 @@ fn table(phones: &[DeviceEntry]) -> String {
             ]
         })
         .collect();
-    rows.extend(phones.iter().map(|phone| {
+    rows.extend(phones.iter().zip(looks).map(|(phone, look)| {
+        let advice = phone.state.advice().unwrap_or_default();
         [
             phone.serial.clone(),
             state_word(&phone.state),
             phone.model.clone().unwrap_or_else(|| "-".to_owned()),
-            phone.state.advice().unwrap_or_default().to_owned(),
+            [look.as_str(), advice]
+                .into_iter()
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join("; "),
         ]
     }));
     let width = |column: usize| rows.iter().map(|r| r[column].len()).max().unwrap_or(0);

@@ -2,6 +2,7 @@
 
 mod devices;
 mod forensics;
+mod helper;
 mod observe;
 pub mod output;
 mod proxy;
@@ -65,6 +66,9 @@ enum Command {
     /// Stand between adb clients and the adb server: every request passes unchanged, and
     /// what clients send their phones is recorded, stale actions on raw coordinates said.
     Proxy(proxy::ProxyArgs),
+    /// Start or stop an on-device helper tapscope reads the screen through (uiautomator2's
+    /// server), from a local install: nothing is downloaded.
+    Helper(helper::HelperArgs),
     /// Serve the simulated phone as an ADB device (`adb connect ADDR`), for adb and every
     /// tool built on it.
     Sim(sim::SimArgs),
@@ -135,6 +139,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         Some(Command::Observe(args)) => observe::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),
         Some(Command::Sim(args)) => sim::run(&args),
+        Some(Command::Helper(args)) => helper::run(&args),
         Some(Command::Proxy(args)) => proxy::run(&args),
         Some(Command::Replay(args)) => replay::run(&args),
         Some(Command::RecordDemo { dir }) => {

@@ -101,6 +101,9 @@ where
     if let Some(note) = &observation.pixel_note {
         writeln!(stdout, "# {}", note.sentence())?;
     }
+    if let Some(look) = &observation.look {
+        writeln!(stdout, "# {}", look.sentence())?;
+    }
     stdout.flush()?;
     Ok(Outcome::Ok)
 }

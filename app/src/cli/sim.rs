@@ -7,7 +7,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
-use tapscope_core::device::adbd::{self, Backend, CommandOutput, Identity};
+use tapscope_core::device::adbd::{
+    self, Backend, CommandOutput, DeviceSocket, FileStat, Identity, PushedFile, SocketName,
+};
 use tapscope_core::device::sim::costs::Profile;
 use tapscope_core::device::sim::shell::SimShell;
 use tapscope_core::stability::RealClock;
@@ -29,6 +31,10 @@ pub struct SimArgs {
     /// Seed of the simulated phone.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Install droidrun's Portal on the sim, its accessibility service on: its content
+    /// provider then answers `state_full`, and tapscope's `--look auto` reads through it.
+    #[arg(long)]
+    portal: bool,
     /// Log every command the device runs, its exit status and how long it took.
     #[arg(long, short)]
     verbose: bool,
@@ -57,6 +63,26 @@ impl<B: Backend> Backend for Logged<B> {
         note!("tapscope sim: pull {path}");
         self.0.file(path)
     }
+
+    fn stat(&self, path: &str) -> Option<FileStat> {
+        self.0.stat(path)
+    }
+
+    fn push(&self, path: &str, mode: u32) -> Result<Box<dyn PushedFile + '_>, String> {
+        note!("tapscope sim: push {path} (mode {mode:o})");
+        self.0.push(path, mode)
+    }
+
+    fn open_socket(&self, destination: &SocketName) -> Option<Box<dyn DeviceSocket + '_>> {
+        let socket = self.0.open_socket(destination);
+        let answer = if socket.is_some() {
+            "open"
+        } else {
+            "nothing listens"
+        };
+        note!("tapscope sim: connect {destination:?}: {answer}");
+        socket
+    }
 }
 
 fn parse_profile(name: &str) -> Result<Profile, String> {
@@ -66,6 +92,9 @@ fn parse_profile(name: &str) -> Result<Profile, String> {
 pub fn run(args: &SimArgs) -> anyhow::Result<Outcome> {
     let listener = adbd::bind(args.adb)?;
     let shell = SimShell::new(RealClock::new(), args.seed, args.profile);
+    if args.portal {
+        shell.install_portal();
+    }
     let server = if args.verbose {
         adbd::serve(listener, Arc::new(Logged(shell)))?
     } else {

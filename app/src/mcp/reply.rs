@@ -41,7 +41,7 @@ impl From<SessionError> for Failure {
                 acted_on, settle, ..
             } => Failure::AfterAction {
                 acted_on: acted_on.clone(),
-                settle: Box::new(*settle),
+                settle: settle.clone(),
                 message: error.to_string(),
             },
             _ if error.is_refusal() => Failure::Refused(error.to_string()),

@@ -3,22 +3,17 @@
 //! screenshot (`--check pixels`); and the pixels under a point on two screenshots
 //! compared.
 
-use std::io::{Read, Write};
-use std::net::{SocketAddrV4, TcpStream};
+use std::net::SocketAddrV4;
 use std::sync::Arc;
 use std::time::Duration;
 
 use tapscope_core::device::adb::AdbDevice;
-use tapscope_core::device::host_service::{Status, read_status, write_request};
-use tapscope_core::device::http_stream::HttpStream;
-use tapscope_core::device::u2_rpc::dump_of;
 use tapscope_core::device::{Capture, Device};
 use tapscope_core::model::Rect;
 use tapscope_core::prune::PruneRules;
 use tapscope_core::recording::{Check, Landed};
 use tapscope_core::session::Observation;
-
-use super::watch::KEPT;
+use tapscope_core::stability::look::{LookBackend, LookChoice};
 
 /// What the proxy's look saw.
 #[derive(Debug)]
@@ -57,51 +52,17 @@ pub fn look_through_u2(upstream: SocketAddrV4, serial: &str, check: Check) -> Ch
     if check != Check::Tree {
         return look(upstream, serial, check);
     }
-    let seen = u2_dump(upstream, serial).and_then(|raw| {
-        Observation::of_dump(raw, &PruneRules::default(), Duration::ZERO)
-            .map_err(|e| format!("uiautomator2's dump does not parse: {e}"))
-    });
+    let seen =
+        AdbDevice::connect_looking(upstream, Some(serial), LookChoice::Only(LookBackend::U2))
+            .and_then(|mut device| device.dump())
+            .map_err(|e| e.to_string())
+            .and_then(|raw| {
+                Observation::of_dump(raw, &PruneRules::default(), Duration::ZERO)
+                    .map_err(|e| format!("uiautomator2's dump does not parse: {e}"))
+            });
     match seen {
         Ok(seen) => Checked::Tree(Arc::new(seen)),
         Err(why) => Checked::Failed(why),
-    }
-}
-
-/// The longest uiautomator2's server is given to answer a dump.
-const U2_PATIENCE: Duration = Duration::from_secs(20);
-
-/// `dumpWindowHierarchy` asked of uiautomator2's server on `serial`.
-fn u2_dump(upstream: SocketAddrV4, serial: &str) -> Result<String, String> {
-    let failed = |e: std::io::Error| format!("uiautomator2's server on {serial}: {e}");
-    let mut stream =
-        TcpStream::connect_timeout(&upstream.into(), Duration::from_secs(5)).map_err(failed)?;
-    stream.set_read_timeout(Some(U2_PATIENCE)).map_err(failed)?;
-    for request in [format!("host:transport:{serial}"), "tcp:9008".to_owned()] {
-        write_request(&mut stream, &request).map_err(failed)?;
-        if let (Status::Fail(reason), _) = read_status(&mut stream).map_err(failed)? {
-            return Err(format!("uiautomator2's server on {serial}: {reason}"));
-        }
-    }
-    let body = r#"{"jsonrpc":"2.0","id":1,"method":"dumpWindowHierarchy","params":[false,50]}"#;
-    let request = format!(
-        "POST /jsonrpc/0 HTTP/1.1\r\nHost: 127.0.0.1:9008\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).map_err(failed)?;
-    let mut answers = HttpStream::new(KEPT);
-    let mut buffer = vec![0u8; 64 * 1024];
-    loop {
-        let n = stream.read(&mut buffer).map_err(failed)?;
-        if n == 0 {
-            return Err(format!(
-                "uiautomator2's server on {serial} closed before answering"
-            ));
-        }
-        if let Some(answer) = answers.push(&buffer[..n]).into_iter().next() {
-            return dump_of(&answer.body)
-                .ok_or_else(|| format!("uiautomator2's server on {serial} answered no dump"));
-        }
     }
 }
 
@@ -162,61 +123,6 @@ mod tests {
             )
             .unwrap();
         Capture::Png(bytes)
-    }
-
-    /// A one-connection adb server whose phone runs uiautomator2's server: the transport
-    /// and `tcp:9008` accepted, the request read whole, `answer` sent back.
-    fn fake_u2(answer: String) -> (SocketAddrV4, std::thread::JoinHandle<String>) {
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let std::net::SocketAddr::V4(address) = listener.local_addr().unwrap() else {
-            panic!("IPv4")
-        };
-        let server = std::thread::spawn(move || {
-            let (mut stream, _) = listener.accept().unwrap();
-            let mut asked = Vec::new();
-            for _ in 0..2 {
-                asked.push(tapscope_core::device::host_service::read_request(&mut stream).unwrap());
-                stream.write_all(b"OKAY").unwrap();
-            }
-            let mut requests = HttpStream::new(1 << 20);
-            let mut buffer = [0u8; 4096];
-            let body = loop {
-                let n = stream.read(&mut buffer).unwrap();
-                if let Some(request) = requests.push(&buffer[..n]).into_iter().next() {
-                    break String::from_utf8(request.body).unwrap();
-                }
-            };
-            stream.write_all(answer.as_bytes()).unwrap();
-            format!("{asked:?} {body}")
-        });
-        (address, server)
-    }
-
-    #[test]
-    fn a_tree_is_read_through_uiautomator2s_own_dump() {
-        let xml = r#"<?xml version='1.0'?><hierarchy rotation=\"0\"><node text=\"Play\" bounds=\"[0,0][100,100]\" clickable=\"true\"/></hierarchy>"#;
-        let body = format!(r#"{{"jsonrpc":"2.0","id":1,"result":"{xml}"}}"#);
-        let answer = format!(
-            "HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n{body}",
-            body.len()
-        );
-        let (address, server) = fake_u2(answer);
-        let Checked::Tree(seen) = look_through_u2(address, "emulator-5554", Check::Tree) else {
-            panic!("a tree")
-        };
-        assert!(seen.text.contains("\"Play\""), "{}", seen.text);
-        let asked = server.join().unwrap();
-        assert!(
-            asked.starts_with(r#"["host:transport:emulator-5554", "tcp:9008"]"#)
-                && asked.contains("dumpWindowHierarchy"),
-            "{asked}"
-        );
-        // A server that answers without a dump: said, not a panic.
-        let (address, _server) = fake_u2("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}".into());
-        let Checked::Failed(why) = look_through_u2(address, "x", Check::Tree) else {
-            panic!("failed")
-        };
-        assert!(why.contains("answered no dump"), "{why}");
     }
 
     #[test]

@@ -77,13 +77,10 @@ pub fn inputs(line: &str) -> Vec<Input> {
         .iter()
         .flat_map(|pipeline| &pipeline.commands)
         .filter_map(|command| {
-            // `VAR=value cmd`, `exec cmd`: the command is what follows.
-            let words: Vec<&str> = command
-                .words
-                .iter()
-                .map(String::as_str)
-                .skip_while(|w| w.contains('=') && !w.starts_with('-') || *w == "exec")
-                .collect();
+            // A word that expands (`$?`) means nothing until the phone runs it.
+            let words: Option<Vec<&str>> = command.words.iter().map(|w| w.literal()).collect();
+            // `VAR=value cmd` (its `env`), `exec cmd`: the command is what follows.
+            let words: Vec<&str> = words?.into_iter().skip_while(|w| *w == "exec").collect();
             input(&words)
         })
         .collect()
@@ -288,6 +285,11 @@ mod tests {
                 vec![Input::Tap(p(1, 2)), Input::Keys(vec!["BACK".into()])],
             ),
             ("export A=1; exec input tap 3 4", vec![Input::Tap(p(3, 4))]),
+            ("A=1 B='x y' input tap 5 6", vec![Input::Tap(p(5, 6))]),
+            (
+                "input tap $? 6; input keyevent 4",
+                vec![Input::Keys(vec!["4".into()])],
+            ),
             ("uiautomator dump /dev/tty", vec![]),
             ("input tap x y", vec![]),
             ("input tap 1", vec![]),

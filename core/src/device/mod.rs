@@ -4,8 +4,10 @@ pub mod adb;
 pub mod adb_command;
 pub mod adb_output;
 pub mod adbd;
+pub mod helper_wire;
 pub mod host_service;
 pub mod http_stream;
+pub mod look;
 pub mod shell_line;
 pub mod shell_v2;
 pub mod sim;
@@ -19,6 +21,7 @@ use serde::{Deserialize, Serialize};
 use crate::geometry::Point;
 use crate::model::Size;
 use crate::stability::Dumps;
+use crate::stability::look::{Fallback, HelperFault, LookBackend};
 
 /// The display as the device reports it: size in the current rotation, and the rotation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -190,6 +193,13 @@ pub enum DeviceError {
         millis(*waited)
     )]
     NotIdle { quiet: Duration, waited: Duration },
+    #[error("{} on {serial} {}: {advice}", helper.describe(), fault.describe())]
+    Helper {
+        serial: String,
+        helper: LookBackend,
+        fault: HelperFault,
+        advice: String,
+    },
     #[error("{0}")]
     InvalidInput(String),
 }
@@ -216,6 +226,15 @@ pub trait Device: Send {
     /// dumps by it. Snapshots unless the device says otherwise.
     fn dumps(&self) -> Dumps {
         Dumps::Snapshot
+    }
+    /// The way this device reads its screen now (the simulated phone unless it says otherwise).
+    fn look_backend(&self) -> LookBackend {
+        LookBackend::Sim
+    }
+    /// A helper that failed a look since this was last asked, and the way taken instead:
+    /// each said once.
+    fn take_fallback(&mut self) -> Option<Fallback> {
+        None
     }
     /// A PNG screenshot of the whole display.
     fn screenshot_png(&mut self) -> Result<Vec<u8>, DeviceError>;

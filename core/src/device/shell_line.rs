@@ -1,7 +1,10 @@
 //! The part of a phone's shell (mksh) that agent frameworks' command lines use: words
-//! with quotes and backslashes, `;`, `&&` and `||`, pipes, and the redirections `>`,
-//! `>>`, `2>` and `2>&1`. Nothing is expanded: no variables, globs or substitutions.
-//! The sim's shell runs what it parses; the proxy reads what an agent's commands mean.
+//! with quotes and backslashes, `NAME=value` assignments before a command (its
+//! environment alone), `;`, `&&` and `||`, pipes, and the redirections `>`, `>>`, `2>`
+//! and `2>&1`. One expansion is made, at run time: `$?` (also `${?}`), the exit status of
+//! the pipeline before, unquoted or inside double quotes ([`Part::Status`]); any other
+//! `$`, globs and substitutions stay as written. The sim's shell runs what it parses; the
+//! proxy reads what an agent's commands mean.
 
 /// How a pipeline is joined to the one before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,12 +32,85 @@ pub enum Target {
     Stdout,
 }
 
-/// One command of a pipeline: its words and where its output goes.
+/// One word as written: its literal text and the expansions in it, in order. Quotes are
+/// gone; what they kept literal is text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Word {
+    pub parts: Vec<Part>,
+}
+
+/// A piece of a [`Word`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Part {
+    Text(String),
+    /// `$?`: the exit status of the pipeline that ran before this one (0 at first).
+    Status,
+}
+
+impl Word {
+    /// A word of plain text.
+    pub fn text(text: impl Into<String>) -> Self {
+        Self {
+            parts: vec![Part::Text(text.into())],
+        }
+    }
+
+    /// The word with its expansions made, `$?` being `status`.
+    pub fn expand(&self, status: u8) -> String {
+        let mut out = String::new();
+        for part in &self.parts {
+            match part {
+                Part::Text(text) => out.push_str(text),
+                Part::Status => out.push_str(&status.to_string()),
+            }
+        }
+        out
+    }
+
+    /// Its text when nothing in it expands: what it means without running anything.
+    pub fn literal(&self) -> Option<&str> {
+        match self.parts.as_slice() {
+            [] => Some(""),
+            [Part::Text(text)] => Some(text),
+            _ => None,
+        }
+    }
+
+    fn push_text(&mut self, c: char) {
+        match self.parts.last_mut() {
+            Some(Part::Text(text)) => text.push(c),
+            _ => self.parts.push(Part::Text(c.to_string())),
+        }
+    }
+}
+
+/// One command of a pipeline: its environment, its words and where its output goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Command {
-    pub words: Vec<String>,
+    /// The `NAME=value` assignments before its first word, set for it alone
+    /// (`CLASSPATH=/data/local/tmp/u2.jar app_process …`). With no words, they set
+    /// nothing that lasts.
+    pub env: Vec<(String, Word)>,
+    pub words: Vec<Word>,
     pub stdout: Target,
     pub stderr: Target,
+}
+
+impl Command {
+    fn new() -> Self {
+        Self {
+            env: Vec::new(),
+            words: Vec::new(),
+            stdout: Target::Inherit,
+            stderr: Target::Inherit,
+        }
+    }
+
+    /// Neither an assignment nor a word: nothing to run, so `|`, `;` or the end there is
+    /// a syntax error.
+    fn is_empty(&self) -> bool {
+        self.env.is_empty() && self.words.is_empty()
+    }
 }
 
 /// Commands joined by `|`.
@@ -50,23 +126,39 @@ pub fn parse(line: &str) -> Result<Vec<Pipeline>, String> {
     let mut pipelines = Vec::new();
     let mut joined = Joined::Always;
     let mut commands = Vec::new();
-    let mut current = Command {
-        words: Vec::new(),
-        stdout: Target::Inherit,
-        stderr: Target::Inherit,
-    };
-    let mut tokens = tokens.into_iter().peekable();
+    let mut current = Command::new();
+    let mut tokens = tokens.into_iter();
     while let Some(token) = tokens.next() {
         match token {
+            // After the first word, `NAME=value` is an argument like any other.
+            Token::Assign(name, value) if current.words.is_empty() => {
+                current.env.push((name, value));
+            }
+            Token::Assign(name, mut value) => {
+                value.parts.insert(0, Part::Text(format!("{name}=")));
+                current.words.push(value);
+            }
             Token::Word(word) => current.words.push(word),
             Token::Redirect { fd, append } => {
-                let Some(Token::Word(path)) = tokens.next() else {
-                    return Err("syntax error: a redirection needs a file".into());
+                let path = match tokens.next() {
+                    Some(Token::Word(path)) => path,
+                    Some(Token::Assign(name, value)) => {
+                        let mut path = Word::text(format!("{name}="));
+                        path.parts.extend(value.parts);
+                        path
+                    }
+                    _ => return Err("syntax error: a redirection needs a file".into()),
                 };
-                let target = match path.as_str() {
+                let Some(path) = path.literal() else {
+                    return Err("a file named by `$?` is not supported here".into());
+                };
+                let target = match path {
                     "/dev/null" => Target::Discard,
                     "&1" if fd == 2 => Target::Stdout,
-                    _ => Target::File { path, append },
+                    _ => Target::File {
+                        path: path.to_owned(),
+                        append,
+                    },
                 };
                 if fd == 2 {
                     current.stderr = target;
@@ -75,17 +167,10 @@ pub fn parse(line: &str) -> Result<Vec<Pipeline>, String> {
                 }
             }
             Token::Pipe | Token::Separator(_) => {
-                if current.words.is_empty() {
+                if current.is_empty() {
                     return Err(format!("syntax error: '{}' unexpected", token.text()));
                 }
-                commands.push(std::mem::replace(
-                    &mut current,
-                    Command {
-                        words: Vec::new(),
-                        stdout: Target::Inherit,
-                        stderr: Target::Inherit,
-                    },
-                ));
+                commands.push(std::mem::replace(&mut current, Command::new()));
                 if let Token::Separator(next) = token {
                     pipelines.push(Pipeline {
                         joined,
@@ -96,7 +181,7 @@ pub fn parse(line: &str) -> Result<Vec<Pipeline>, String> {
             }
         }
     }
-    if current.words.is_empty() {
+    if current.is_empty() {
         if !commands.is_empty() || joined != Joined::Always {
             return Err("syntax error: unexpected end of line".into());
         }
@@ -111,10 +196,15 @@ pub fn parse(line: &str) -> Result<Vec<Pipeline>, String> {
 
 #[derive(Debug, PartialEq, Eq)]
 enum Token {
-    Word(String),
+    Word(Word),
+    /// `NAME=value`: an assignment when it comes before a command's first word.
+    Assign(String, Word),
     Pipe,
     Separator(Joined),
-    Redirect { fd: u8, append: bool },
+    Redirect {
+        fd: u8,
+        append: bool,
+    },
 }
 
 impl Token {
@@ -124,50 +214,127 @@ impl Token {
             Token::Separator(Joined::Always) => ";",
             Token::Separator(Joined::IfOk) => "&&",
             Token::Separator(Joined::IfFailed) => "||",
-            Token::Word(_) | Token::Redirect { .. } => "",
+            Token::Word(_) | Token::Assign(..) | Token::Redirect { .. } => "",
         }
+    }
+}
+
+/// The word being read.
+#[derive(Default)]
+struct Building {
+    word: Word,
+    /// A quote or a backslash was read: `"A"=1` is no assignment, `'2'>` no `2>`.
+    quoted: bool,
+    /// The name of `NAME=`, once its unquoted `=` was read; `word` is then the value.
+    assigns: Option<String>,
+}
+
+impl Building {
+    /// Whether the word so far is `text`, written without quotes or expansions.
+    fn is_plain(&self, text: &str) -> bool {
+        !self.quoted && self.assigns.is_none() && self.word.literal() == Some(text)
+    }
+
+    /// An unquoted `=`: the end of an assignment's name, or a character of the word.
+    fn equals(&mut self) {
+        let name = self.word.literal().filter(|name| is_name(name));
+        match name {
+            Some(name) if !self.quoted && self.assigns.is_none() => {
+                self.assigns = Some(name.to_owned());
+                self.word = Word::default();
+            }
+            _ => self.word.push_text('='),
+        }
+    }
+
+    fn token(self) -> Token {
+        match self.assigns {
+            Some(name) => Token::Assign(name, self.word),
+            None => Token::Word(self.word),
+        }
+    }
+}
+
+/// A shell variable's name: a letter or `_`, then letters, digits and `_`.
+fn is_name(text: &str) -> bool {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// After a `$` (unquoted or in double quotes): `?` or `{?}` is the status; anything else
+/// leaves the `$` as written.
+fn dollar(chars: &mut std::iter::Peekable<std::str::Chars<'_>>, word: &mut Word) {
+    let mut ahead = chars.clone();
+    match ahead.next() {
+        Some('?') => {
+            chars.next();
+            word.parts.push(Part::Status);
+        }
+        Some('{') if ahead.next() == Some('?') && ahead.next() == Some('}') => {
+            chars.nth(2);
+            word.parts.push(Part::Status);
+        }
+        _ => word.push_text('$'),
     }
 }
 
 fn tokenize(line: &str) -> Result<Vec<Token>, String> {
     let mut tokens = Vec::new();
-    let mut word: Option<String> = None;
+    let mut word: Option<Building> = None;
     let mut chars = line.chars().peekable();
-    let end_word = |word: &mut Option<String>, tokens: &mut Vec<Token>| {
+    let end_word = |word: &mut Option<Building>, tokens: &mut Vec<Token>| {
         if let Some(w) = word.take() {
-            tokens.push(Token::Word(w));
+            tokens.push(w.token());
         }
     };
     while let Some(c) = chars.next() {
         match c {
             ' ' | '\t' | '\n' | '\r' => end_word(&mut word, &mut tokens),
             '\'' => {
-                let w = word.get_or_insert_with(String::new);
+                let w = word.get_or_insert_with(Building::default);
+                // `''` is a word of its own, however empty.
+                w.quoted = true;
                 loop {
                     match chars.next() {
                         Some('\'') => break,
-                        Some(c) => w.push(c),
+                        Some(c) => w.word.push_text(c),
                         None => return Err("syntax error: unterminated '".into()),
                     }
                 }
             }
             '"' => {
-                let w = word.get_or_insert_with(String::new);
+                let w = word.get_or_insert_with(Building::default);
+                w.quoted = true;
                 loop {
                     match chars.next() {
                         Some('"') => break,
                         Some('\\') if matches!(chars.peek(), Some('"' | '\\' | '$' | '`')) => {
-                            w.extend(chars.next());
+                            if let Some(c) = chars.next() {
+                                w.word.push_text(c);
+                            }
                         }
-                        Some(c) => w.push(c),
+                        Some('$') => dollar(&mut chars, &mut w.word),
+                        Some(c) => w.word.push_text(c),
                         None => return Err("syntax error: unterminated \"".into()),
                     }
                 }
             }
             '\\' => match chars.next() {
                 Some('\n') | None => {}
-                Some(c) => word.get_or_insert_with(String::new).push(c),
+                Some(c) => {
+                    let w = word.get_or_insert_with(Building::default);
+                    w.quoted = true;
+                    w.word.push_text(c);
+                }
             },
+            '$' => dollar(
+                &mut chars,
+                &mut word.get_or_insert_with(Building::default).word,
+            ),
+            '=' => word.get_or_insert_with(Building::default).equals(),
             ';' | '|' | '&' => {
                 end_word(&mut word, &mut tokens);
                 let doubled = chars.peek() == Some(&c);
@@ -184,7 +351,7 @@ fn tokenize(line: &str) -> Result<Vec<Token>, String> {
             }
             '>' => {
                 // `2>` when the word so far is exactly the digit 2.
-                let fd = if word.as_deref() == Some("2") {
+                let fd = if word.as_ref().is_some_and(|w| w.is_plain("2")) {
                     word = None;
                     2
                 } else {
@@ -204,11 +371,11 @@ fn tokenize(line: &str) -> Result<Vec<Token>, String> {
                         target.push(d);
                         chars.next();
                     }
-                    tokens.push(Token::Word(target));
+                    tokens.push(Token::Word(Word::text(target)));
                 }
             }
             '<' => return Err("input redirection (<) is not supported here".into()),
-            c => word.get_or_insert_with(String::new).push(c),
+            c => word.get_or_insert_with(Building::default).word.push_text(c),
         }
     }
     end_word(&mut word, &mut tokens);
@@ -219,12 +386,22 @@ fn tokenize(line: &str) -> Result<Vec<Token>, String> {
 mod tests {
     use super::*;
 
+    /// Each command's words with `$?` as 7, by pipeline.
     fn words(line: &str) -> Vec<Vec<Vec<String>>> {
         parse(line)
             .unwrap()
             .into_iter()
-            .map(|p| p.commands.into_iter().map(|c| c.words).collect())
+            .map(|p| {
+                p.commands
+                    .into_iter()
+                    .map(|c| c.words.iter().map(|w| w.expand(7)).collect())
+                    .collect()
+            })
             .collect()
+    }
+
+    fn first(line: &str) -> Command {
+        parse(line).unwrap().remove(0).commands.remove(0)
     }
 
     #[test]
@@ -238,6 +415,63 @@ mod tests {
             [[["echo", "a \"b\" c", "d e"]]]
         );
         assert_eq!(words("  "), Vec::<Vec<Vec<String>>>::new());
+        assert_eq!(words("echo '' \"\""), [[["echo", "", ""]]]);
+    }
+
+    #[test]
+    fn the_status_expands_unquoted_and_in_double_quotes_only() {
+        // adbutils' shell2 appends exactly this.
+        let command = first("echo X4EXIT:$?");
+        assert_eq!(
+            command.words[1].parts,
+            [Part::Text("X4EXIT:".into()), Part::Status]
+        );
+        assert_eq!(command.words[1].expand(1), "X4EXIT:1");
+        assert_eq!(command.words[1].literal(), None);
+        assert_eq!(
+            words(r#"echo "[$?]" ${?} '$?' \$? $HOME $"#),
+            [[["echo", "[7]", "7", "$?", "$?", "$HOME", "$"]]]
+        );
+        assert_eq!(first("echo $").words[1].literal(), Some("$"));
+    }
+
+    #[test]
+    fn assignments_before_a_command_are_its_environment() {
+        // What uiautomator2 3.7 starts its server with.
+        let command =
+            first("CLASSPATH=/data/local/tmp/u2.jar app_process / com.wetest.uia2.Main -p 9008");
+        assert_eq!(
+            command.env,
+            [("CLASSPATH".into(), Word::text("/data/local/tmp/u2.jar"))]
+        );
+        let args: Vec<_> = command.words.iter().map(|w| w.expand(0)).collect();
+        assert_eq!(
+            args,
+            ["app_process", "/", "com.wetest.uia2.Main", "-p", "9008"]
+        );
+
+        let two = first(r#"A="x y" B=$? C= env"#);
+        let env: Vec<(&str, String)> = two
+            .env
+            .iter()
+            .map(|(name, value)| (name.as_str(), value.expand(3)))
+            .collect();
+        assert_eq!(
+            env,
+            [("A", "x y".into()), ("B", "3".into()), ("C", String::new())]
+        );
+        // After the first word, or quoted, or not a name: just a word.
+        assert_eq!(
+            words(r#"echo A=1 "B"=2 1x=3 a.b=4 =5 C=6=7"#),
+            [[["echo", "A=1", "B=2", "1x=3", "a.b=4", "=5", "C=6=7"]]]
+        );
+        assert!(first("echo A=1").env.is_empty());
+        // Assignments alone are a command with nothing to run.
+        let alone = parse("A=1; echo $?").unwrap();
+        assert_eq!(alone.len(), 2);
+        assert!(alone[0].commands[0].words.is_empty());
+        assert_eq!(alone[0].commands[0].env.len(), 1);
+        assert!(parse("A=1 | grep x").is_ok());
     }
 
     #[test]
@@ -257,12 +491,14 @@ mod tests {
 
     #[test]
     fn redirections_name_their_targets() {
-        let pipeline = parse("uiautomator dump /sdcard/x.xml > /dev/null 2>&1").unwrap();
-        let command = &pipeline[0].commands[0];
-        assert_eq!(command.words, ["uiautomator", "dump", "/sdcard/x.xml"]);
+        let command = first("uiautomator dump /sdcard/x.xml > /dev/null 2>&1");
+        assert_eq!(
+            words("uiautomator dump /sdcard/x.xml > /dev/null 2>&1")[0][0],
+            ["uiautomator", "dump", "/sdcard/x.xml"]
+        );
         assert_eq!(command.stdout, Target::Discard);
         assert_eq!(command.stderr, Target::Stdout);
-        let appended = &parse("echo hi >> /sdcard/log 2>/dev/null").unwrap()[0].commands[0];
+        let appended = first("echo hi >> /sdcard/log 2>/dev/null");
         assert_eq!(
             appended.stdout,
             Target::File {
@@ -271,11 +507,17 @@ mod tests {
             }
         );
         assert_eq!(appended.stderr, Target::Discard);
+        // A quoted 2 is an argument, its `>` stdout's.
+        let quoted = first("echo '2'>/sdcard/two");
+        assert_eq!(quoted.words[1].literal(), Some("2"));
+        assert_eq!(quoted.stderr, Target::Inherit);
+        assert!(parse("echo > x$?").unwrap_err().contains("not supported"));
     }
 
     #[test]
     fn broken_lines_say_what_is_wrong() {
         assert!(parse("echo 'open").unwrap_err().contains("unterminated"));
+        assert!(parse("echo \"$?").unwrap_err().contains("unterminated"));
         assert!(parse("| grep x").unwrap_err().contains("'|' unexpected"));
         assert!(parse("echo a &&").unwrap_err().contains("end of line"));
         assert!(parse("echo >").unwrap_err().contains("needs a file"));

@@ -1,16 +1,18 @@
-//! JSON dumps: droidbot states and `.vh` lists, Rico hierarchies, droidrun elements, flat element lists.
+//! JSON dumps: droidbot states and `.vh` lists, Rico hierarchies, droidrun elements and
+//! Portal's states, mobilecli's window hierarchies, flat element lists.
 
 use std::borrow::Cow;
 use std::fmt;
 
+use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 use super::json_fields::{Child, Element, Item};
-use super::json_values::{Skip, Text, answer_others};
+use super::json_values::{Integer, Skip, Text, answer_others};
 use super::{MAX_DEPTH, TreeBuilder};
 use crate::error::{Error, Result, line_column};
-use crate::model::{DumpFormat, NodeId, Tree};
+use crate::model::{DumpFormat, NodeId, Size, Tree};
 
 /// Parses any JSON form tapscope knows, recognised by its shape.
 pub(super) fn parse(text: &str) -> Result<Tree> {
@@ -23,7 +25,27 @@ pub(super) fn parse(text: &str) -> Result<Tree> {
             }
             if let Some(root) = &dump.root {
                 let app = dump.activity_name.0.into_owned();
-                return nested(root.0.iter(), DumpFormat::Rico, Some(app));
+                return nested(root.0.iter(), DumpFormat::Rico, Some(app), true);
+            }
+            if let Some(roots) = &dump.a11y_tree {
+                // Portal's `state_full` (its active window's root) or `state` (elements).
+                let app = dump.phone_package.0.into_owned();
+                let roots = roots.iter().filter_map(|item| item.0.as_ref());
+                let mut tree = nested(roots, DumpFormat::Droidrun, Some(app), false)?;
+                if let Some(size) = dump.screen {
+                    tree.display = size;
+                }
+                return Ok(tree);
+            }
+            if let Some(windows) = &dump.hierarchy {
+                // mobilecli's dump server: one root per window.
+                let roots = windows.iter().filter_map(|item| item.0.as_ref());
+                return nested(roots, DumpFormat::FlatList, None, true);
+            }
+            if dump.element_like {
+                // One element alone: Portal's `a11y_tree_full`, read again as an element.
+                let root: Item<'_> = read_unbounded(text).map_err(|e| json_error(&e))?;
+                return nested(root.0.iter(), DumpFormat::Droidrun, None, false);
             }
             Err(unknown(text))
         }
@@ -37,9 +59,9 @@ pub(super) fn parse(text: &str) -> Result<Tree> {
             if first.has_parent_key() && first.has_indexed_children() {
                 droidbot(&items, None)
             } else if first.has_children_key() || first.has_class_name_key() {
-                nested(elements, DumpFormat::Droidrun, None)
+                nested(elements, DumpFormat::Droidrun, None, false)
             } else if first.has_bounds_key() {
-                nested(elements, DumpFormat::FlatList, None)
+                nested(elements, DumpFormat::FlatList, None, false)
             } else {
                 Err(unknown(text))
             }
@@ -175,12 +197,14 @@ fn droidbot(views: &[Item<'_>], app: Option<String>) -> Result<Tree> {
     builder.finish(DumpFormat::Droidbot, 0, app, true)
 }
 
-/// Rico, droidrun and flat lists: elements that hold their children (if any) inline.
-/// Entries that are not objects (Rico writes `null` for views it could not capture) are skipped.
+/// Rico, droidrun, mobilecli and flat lists: elements that hold their children (if any)
+/// inline; with `roots_are_windows`, each root is a window of its own. Entries that are not
+/// objects (Rico writes `null` for views it could not capture) are skipped.
 fn nested<'a, 'de: 'a>(
     roots: impl DoubleEndedIterator<Item = &'a Element<'de>>,
     format: DumpFormat,
     app: Option<String>,
+    roots_are_windows: bool,
 ) -> Result<Tree> {
     let mut builder = TreeBuilder::default();
     let mut stack: Vec<(&Element<'de>, Option<NodeId>, usize)> =
@@ -205,8 +229,7 @@ fn nested<'a, 'de: 'a>(
             }
         }
     }
-    // Rico and droidrun lists are one screen; only droidbot marks windows by root.
-    builder.finish(format, 0, app, format == DumpFormat::Rico)
+    builder.finish(format, 0, app, roots_are_windows)
 }
 
 /// The top level of a JSON dump, read in one pass.
@@ -217,7 +240,8 @@ enum Top<'de> {
     Other(&'static str),
 }
 
-/// The keys of a top-level object that name a format: droidbot's `views`, Rico's `activity.root`.
+/// The keys of a top-level object that name a format: droidbot's `views`, Rico's
+/// `activity.root`, Portal's `a11y_tree`, mobilecli's `hierarchy`.
 #[derive(Default)]
 struct Dump<'de> {
     views: Option<Vec<Item<'de>>>,
@@ -225,6 +249,14 @@ struct Dump<'de> {
     activity_name: Text<'de>,
     /// `activity.root`, when `activity` is an object holding `root` (boxed: an element is large).
     root: Option<Box<Item<'de>>>,
+    a11y_tree: Option<Vec<Item<'de>>>,
+    /// `phone_state.packageName`: the app in front.
+    phone_package: Text<'de>,
+    /// `device_context.screen_bounds`: the display as the phone gives it.
+    screen: Option<Size>,
+    hierarchy: Option<Vec<Item<'de>>>,
+    /// A key only an element has (`className`, `boundsInScreen`): the object is one element.
+    element_like: bool,
 }
 
 impl<'de> Deserialize<'de> for Top<'de> {
@@ -244,7 +276,14 @@ impl<'de> Deserialize<'de> for Top<'de> {
                         "foreground_activity" => dump.foreground_activity = map.next_value()?,
                         "activity_name" => dump.activity_name = map.next_value()?,
                         "activity" => dump.root = map.next_value::<Activity<'de>>()?.0,
-                        _ => {
+                        "a11y_tree" => dump.a11y_tree = map.next_value::<A11yTree<'de>>()?.0,
+                        "phone_state" => {
+                            dump.phone_package = map.next_value::<PhoneState<'de>>()?.0;
+                        }
+                        "device_context" => dump.screen = map.next_value::<DeviceContext>()?.0,
+                        "hierarchy" => dump.hierarchy = map.next_value::<Views<'de>>()?.0,
+                        other => {
+                            dump.element_like |= matches!(other, "className" | "boundsInScreen");
                             map.next_value::<Skip>()?;
                         }
                     }
@@ -304,20 +343,130 @@ impl<'de> Deserialize<'de> for Activity<'de> {
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("an activity")
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Activity<'de>, A::Error> {
-                let mut root = None;
-                while let Some(Name(name)) = map.next_key()? {
-                    if name == "root" {
-                        root = Some(Box::new(map.next_value()?));
-                    } else {
-                        map.next_value::<Skip>()?;
-                    }
-                }
-                Ok(Activity(root))
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Activity<'de>, A::Error> {
+                Ok(Activity(pick::<_, Item<'de>>(map, "root")?.map(Box::new)))
             }
             answer_others!('de, Activity(None) => unit bool u64 i64 f64 str seq);
         }
         deserializer.deserialize_any(ActivityVisitor)
+    }
+}
+
+/// The value of `key` in an object (the last, if repeated); every other value is skipped.
+fn pick<'de, A: MapAccess<'de>, T: Deserialize<'de>>(
+    mut map: A,
+    key: &str,
+) -> Result<Option<T>, A::Error> {
+    let mut found = None;
+    while let Some(Name(name)) = map.next_key()? {
+        if name == key {
+            found = Some(map.next_value()?);
+        } else {
+            map.next_value::<Skip>()?;
+        }
+    }
+    Ok(found)
+}
+
+/// Portal's `a11y_tree`: `state_full`'s one root object, or `state`'s list of elements.
+struct A11yTree<'de>(Option<Vec<Item<'de>>>);
+
+impl<'de> Deserialize<'de> for A11yTree<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct A11yTreeVisitor;
+        impl<'de> Visitor<'de> for A11yTreeVisitor {
+            type Value = A11yTree<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an accessibility tree")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<A11yTree<'de>, A::Error> {
+                Views::visit(seq).map(|items| A11yTree(Some(items)))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<A11yTree<'de>, A::Error> {
+                let root = Item::deserialize(MapAccessDeserializer::new(map))?;
+                Ok(A11yTree(Some(vec![root])))
+            }
+            answer_others!('de, A11yTree(None) => unit bool u64 i64 f64 str);
+        }
+        deserializer.deserialize_any(A11yTreeVisitor)
+    }
+}
+
+/// Portal's `phone_state`: its `packageName`, empty when absent.
+struct PhoneState<'de>(Text<'de>);
+
+impl<'de> Deserialize<'de> for PhoneState<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct PhoneStateVisitor;
+        impl<'de> Visitor<'de> for PhoneStateVisitor {
+            type Value = PhoneState<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a phone state")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<PhoneState<'de>, A::Error> {
+                Ok(PhoneState(pick(map, "packageName")?.unwrap_or_default()))
+            }
+            answer_others!('de, PhoneState(Text::default()) => unit bool u64 i64 f64 str seq);
+        }
+        deserializer.deserialize_any(PhoneStateVisitor)
+    }
+}
+
+/// Portal's `device_context`: the size in its `screen_bounds` (`{width, height}`).
+struct DeviceContext(Option<Size>);
+
+impl<'de> Deserialize<'de> for DeviceContext {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ContextVisitor;
+        impl<'de> Visitor<'de> for ContextVisitor {
+            type Value = DeviceContext;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a device context")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<DeviceContext, A::Error> {
+                Ok(DeviceContext(
+                    pick::<_, ScreenSize>(map, "screen_bounds")?.and_then(|s| s.0),
+                ))
+            }
+            answer_others!('de, DeviceContext(None) => unit bool u64 i64 f64 str seq);
+        }
+        deserializer.deserialize_any(ContextVisitor)
+    }
+}
+
+/// `{width, height}`, both positive integers that fit a coordinate.
+struct ScreenSize(Option<Size>);
+
+impl<'de> Deserialize<'de> for ScreenSize {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct SizeVisitor;
+        impl<'de> Visitor<'de> for SizeVisitor {
+            type Value = ScreenSize;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a width and a height")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ScreenSize, A::Error> {
+                let (mut width, mut height) = (None, None);
+                while let Some(Name(name)) = map.next_key()? {
+                    match &*name {
+                        "width" => width = map.next_value::<Integer>()?.0,
+                        "height" => height = map.next_value::<Integer>()?.0,
+                        _ => {
+                            map.next_value::<Skip>()?;
+                        }
+                    }
+                }
+                let side =
+                    |n: Option<i64>| n.and_then(|n| i32::try_from(n).ok()).filter(|&n| n > 0);
+                Ok(ScreenSize(
+                    side(width)
+                        .zip(side(height))
+                        .map(|(width, height)| Size { width, height }),
+                ))
+            }
+            answer_others!('de, ScreenSize(None) => unit bool u64 i64 f64 str seq);
+        }
+        deserializer.deserialize_any(SizeVisitor)
     }
 }
 
@@ -346,7 +495,7 @@ impl<'de> Deserialize<'de> for Name<'de> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Flags, Rect};
+    use crate::model::{Flags, Rect, WindowKind};
 
     #[test]
     fn droidbot_views_link_by_index() {
@@ -403,6 +552,58 @@ mod tests {
                 column: 15,
                 ..
             })
+        ));
+    }
+
+    #[test]
+    fn portal_states_take_the_phone_s_package_and_size() {
+        let json = r#"{"a11y_tree": {"className": "F", "packageName": "a.b",
+            "boundsInScreen": {"left": 0, "top": 0, "right": 100, "bottom": 150}, "children": [
+            {"className": "T", "text": "x"}]}, "phone_state": {"packageName": "a.b"},
+            "device_context": {"screen_bounds": {"width": 200, "height": 300}}}"#;
+        let tree = parse(json).unwrap();
+        assert_eq!((tree.format, tree.nodes.len()), (DumpFormat::Droidrun, 2));
+        assert_eq!((tree.app.as_str(), tree.windows.len()), ("a.b", 1));
+        assert_eq!((tree.display.width, tree.display.height), (200, 300));
+        let list = r#"{"a11y_tree": [{"className": "A", "bounds": "0, 0, 10, 10"},
+            {"className": "B", "bounds": "0, 10, 10, 20"}], "phone_state": {"packageName": 7},
+            "device_context": {"screen_bounds": {"width": -1, "height": 2}}}"#;
+        let tree = parse(list).unwrap();
+        assert_eq!((tree.nodes.len(), tree.windows.len()), (2, 1));
+        assert_eq!((tree.app.as_str(), tree.display.height), ("7", 20));
+        assert!(matches!(
+            parse(r#"{"a11y_tree": [], "phone_state": {}}"#),
+            Err(Error::NoNodes)
+        ));
+        let message = parse(r#"{"a11y_tree": "[]", "x": 1}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(message.contains(r#"keys ["a11y_tree", "x"]"#), "{message}");
+    }
+
+    #[test]
+    fn mobilecli_hierarchies_make_a_window_of_each_root() {
+        let json = r#"{"hierarchy": [
+            {"class": "F", "package": "a.b", "rect": {"x": 0, "y": 0, "width": 100, "height": 200},
+             "children": [{"class": "T", "text": "x"}]},
+            {"class": "K", "package": "com.google.android.inputmethod.latin",
+             "rect": {"x": 0, "y": 150, "width": 100, "height": 50}}]}"#;
+        let tree = parse(json).unwrap();
+        assert_eq!((tree.format, tree.nodes.len()), (DumpFormat::FlatList, 3));
+        let kinds: Vec<WindowKind> = tree.windows.iter().map(|w| w.kind).collect();
+        assert_eq!(kinds, [WindowKind::App, WindowKind::Keyboard]);
+        assert_eq!(tree.nodes[2].bounds, Rect::new(0, 150, 100, 200));
+        assert!(matches!(parse(r#"{"hierarchy": []}"#), Err(Error::NoNodes)));
+    }
+
+    #[test]
+    fn one_element_alone_is_one_root() {
+        let json = r#"{"resourceId": "", "className": "F", "children": [{"className": "T"}]}"#;
+        let tree = parse(json).unwrap();
+        assert_eq!((tree.format, tree.nodes.len()), (DumpFormat::Droidrun, 2));
+        assert!(matches!(
+            parse(r#"{"className": "F", "boundsInScreen": 3}"#),
+            Err(Error::JsonShape { .. })
         ));
     }
 

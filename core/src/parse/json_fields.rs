@@ -61,6 +61,7 @@ fn key(name: &str) -> Key {
         "content_description" => Key::Text(DESC, 1),
         "contentDesc" => Key::Text(DESC, 2),
         "content_desc" => Key::Text(DESC, 3),
+        "contentDescription" => Key::Text(DESC, 4),
         "hint" => Key::Text(HINT, 0),
         "resource-id" => Key::Text(RESOURCE_ID, 0),
         "resource_id" => Key::Text(RESOURCE_ID, 1),
@@ -71,11 +72,13 @@ fn key(name: &str) -> Key {
         "type" => Key::Text(TYPE, 0),
         "bounds" => Key::Bounds(0),
         "boundsInScreen" => Key::Bounds(1),
+        "rect" => Key::Bounds(2),
         "clickable" => Key::Bool(0, 0),
         "isClickable" => Key::Bool(0, 1),
         "long-clickable" => Key::Bool(1, 0),
         "long_clickable" => Key::Bool(1, 1),
         "longClickable" => Key::Bool(1, 2),
+        "isLongClickable" => Key::Bool(1, 3),
         "checkable" => Key::Bool(2, 0),
         "isCheckable" => Key::Bool(2, 1),
         "checked" => Key::Bool(3, 0),
@@ -100,6 +103,7 @@ fn key(name: &str) -> Key {
         "visible-to-user" => Key::Bool(VISIBLE, 0),
         "visible" => Key::Bool(VISIBLE, 1),
         "visibleToUser" => Key::Bool(VISIBLE, 2),
+        "isVisibleToUser" => Key::Bool(VISIBLE, 3),
         "parent" => Key::Parent,
         "children" => Key::Children,
         "ancestors" => Key::Ancestors,
@@ -207,7 +211,8 @@ impl<'de> Element<'de> {
         if let Some(shown) = &self.bounds.value.1 {
             return Err(format!(
                 "bounds {shown} are not of a form tapscope reads: [l,t][r,b], l,t,r,b, \
-                 [[l,t],[r,b]], [l,t,r,b] or {{left, top, right, bottom}}"
+                 [[l,t],[r,b]], [l,t,r,b], {{left, top, right, bottom}} or {{x, y, width, \
+                 height}}"
             ));
         }
         let mut node = Node {
@@ -447,6 +452,34 @@ mod tests {
         assert!(!node.has(Flags::ENABLED));
         let node = self::node(r#"{"visible-to-user": false}"#, DumpFormat::Droidbot);
         assert!(node.has(Flags::HIDDEN) && node.has(Flags::ENABLED));
+    }
+
+    #[test]
+    fn portal_and_mobilecli_spellings() {
+        let portal = node(
+            r#"{"contentDescription": "Back", "isLongClickable": true, "isVisibleToUser": false,
+                "boundsInScreen": {"left": 0, "top": 0, "right": 9, "bottom": 9},
+                "boundsInParent": {"left": 5, "top": 5, "right": 6, "bottom": 6}}"#,
+            DumpFormat::Droidrun,
+        );
+        assert_eq!(portal.desc, "Back");
+        assert_eq!(portal.bounds, Rect::new(0, 0, 9, 9));
+        assert!(portal.has(Flags::LONG_CLICKABLE) && portal.has(Flags::HIDDEN));
+        let mobilecli = node(
+            r#"{"rect": {"x": 10, "y": 20, "width": 30, "height": 40}, "visible": true}"#,
+            DumpFormat::FlatList,
+        );
+        assert_eq!(mobilecli.bounds, Rect::new(10, 20, 40, 60));
+        assert!(!mobilecli.has(Flags::HIDDEN));
+        let both = node(
+            r#"{"rect": {"x": 1, "y": 1, "width": 1, "height": 1}, "bounds": "[0,0][5,5]"}"#,
+            DumpFormat::FlatList,
+        );
+        assert_eq!(
+            both.bounds,
+            Rect::new(0, 0, 5, 5),
+            "`bounds` outranks `rect`"
+        );
     }
 
     #[test]

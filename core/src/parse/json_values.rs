@@ -344,7 +344,8 @@ impl<'de> Deserialize<'de> for BoundsItem {
 }
 
 /// Bounds in any of the forms tools write: `"[l,t][r,b]"`, `"l,t,r,b"`,
-/// `[[l,t],[r,b]]`, `[l,t,r,b]`, or `{left, top, right, bottom}`; floats are rounded.
+/// `[[l,t],[r,b]]`, `[l,t,r,b]`, `{left, top, right, bottom}` or `{x, y, width, height}`;
+/// floats are rounded.
 /// The second field describes a value that could not be read as bounds (`None` when
 /// absent or `null`), for an error that names it.
 #[derive(Debug, Default, PartialEq)]
@@ -394,7 +395,7 @@ impl<'de> Deserialize<'de> for Bounds {
                 ))
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Bounds, A::Error> {
-                let mut sides = [None; 4];
+                let mut sides = [None; 8];
                 while let Some(side) = map.next_key::<Side>()? {
                     match side.0 {
                         Some(i) => sides[i] = map.next_value::<Number>()?.0,
@@ -404,8 +405,12 @@ impl<'de> Deserialize<'de> for Bounds {
                     }
                 }
                 let rect = match sides {
-                    [Some(l), Some(t), Some(r), Some(b)] => {
+                    [Some(l), Some(t), Some(r), Some(b), ..] => {
                         Some(Rect::new(round(l), round(t), round(r), round(b)))
+                    }
+                    // mobilecli's `rect`: a corner and a size.
+                    [.., Some(x), Some(y), Some(w), Some(h)] => {
+                        Some(Rect::new(round(x), round(y), round(x + w), round(y + h)))
                     }
                     _ => None,
                 };
@@ -421,7 +426,8 @@ impl<'de> Deserialize<'de> for Bounds {
     }
 }
 
-/// A key of a bounds object: the index of `left`, `top`, `right` or `bottom`.
+/// A key of a bounds object: the index of `left`, `top`, `right` or `bottom`, or (from 4)
+/// of `x`, `y`, `width` or `height`.
 struct Side(Option<usize>);
 
 impl<'de> Deserialize<'de> for Side {
@@ -434,9 +440,11 @@ impl<'de> Deserialize<'de> for Side {
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Side, E> {
                 Ok(Side(
-                    ["left", "top", "right", "bottom"]
-                        .iter()
-                        .position(|s| *s == v),
+                    [
+                        "left", "top", "right", "bottom", "x", "y", "width", "height",
+                    ]
+                    .iter()
+                    .position(|s| *s == v),
                 ))
             }
         }
@@ -491,6 +499,11 @@ mod tests {
             bounds(r#"{"bottom":40,"x":[1],"right":30,"top":2,"left":1}"#),
             want
         );
+        assert_eq!(bounds(r#"{"x":1,"y":2,"width":29,"height":38}"#), want);
+        assert_eq!(
+            bounds(r#"{"width":29,"x":1,"height":38,"y":2,"left":[0]}"#),
+            want
+        );
         assert_eq!(bounds("[[1.4,1.6],[29.5,40.49]]"), want);
         assert_eq!(bounds("[[1,2,30],[40]]"), want);
     }
@@ -507,6 +520,8 @@ mod tests {
         assert_eq!(bounds(r#""1,2,3,4,5""#), None);
         assert_eq!(bounds(r#""[1,2][3]""#), None);
         assert_eq!(bounds(r#"{"left":1,"top":2,"right":30}"#), None);
+        assert_eq!(bounds(r#"{"x":1,"y":2,"width":29}"#), None);
+        assert_eq!(bounds(r#"{"left":1,"top":2,"width":29,"height":38}"#), None);
         assert_eq!(
             bounds(r#"{"left":"1","top":2,"right":30,"bottom":40}"#),
             None

@@ -28,6 +28,7 @@ use crate::geometry::{ImageScale, Point, ScaleError};
 use crate::handle::{Handle, HandleError, resolve, tap_point};
 use crate::model::{Flags, Rect};
 use crate::prune::PruneRules;
+use crate::stability::look::{Fallback, LookBackend, LookUsed};
 use crate::stability::{Clock, Dumps, SettleConfig, SettleReport, Signals, wait_for_stable};
 
 /// How a session prunes, settles, scrolls and downsamples.
@@ -134,7 +135,7 @@ pub enum SessionError {
     AfterAction {
         acted_on: String,
         /// What the wait did before it failed.
-        settle: SettleReport,
+        settle: Box<SettleReport>,
         source: Box<SessionError>,
     },
     #[error("{0} cannot scroll: scroll a node printed with `scroll`")]
@@ -313,7 +314,10 @@ impl<D: Device, C: Clock> Session<D, C> {
         );
         let looked = match waited {
             Ok(waited) => match state.observe_look(waited.look, waited.looked_at) {
-                Ok(observation) => Ok((waited.report, observation)),
+                Ok(mut observation) => {
+                    observation.look = waited.report.look;
+                    Ok((waited.report, observation))
+                }
                 Err(error) => Err((waited.report, error)),
             },
             Err(failed) => Err((failed.report, failed.error)),
@@ -326,7 +330,7 @@ impl<D: Device, C: Clock> Session<D, C> {
                 state.last_scroll = None;
                 return Err(SessionError::AfterAction {
                     acted_on,
-                    settle,
+                    settle: Box::new(settle),
                     source: Box::new(error),
                 });
             }
@@ -358,7 +362,14 @@ impl<D: Device, C: Clock> State<D, C> {
     fn observe(&mut self) -> Result<Observation, SessionError> {
         let dumped_at = self.clock.now();
         let look = Look::take(&mut self.device, None)?;
-        self.observe_look(look, dumped_at)
+        let used = LookUsed {
+            backend: self.device.look_backend(),
+            cost: self.clock.now().saturating_sub(dumped_at),
+            fell_back: self.device.take_fallback(),
+        };
+        let mut observation = self.observe_look(look, dumped_at)?;
+        observation.look = Some(used);
+        Ok(observation)
     }
 
     /// The observation of a dump already read.
@@ -567,5 +578,13 @@ impl<D: Device> Signals for DeviceSignals<'_, D> {
 
     fn last_event_at(&mut self) -> Option<Duration> {
         self.device.last_event_at()
+    }
+
+    fn backend(&self) -> LookBackend {
+        self.device.look_backend()
+    }
+
+    fn take_fallback(&mut self) -> Option<Fallback> {
+        self.device.take_fallback()
     }
 }

@@ -17,6 +17,7 @@ use crate::model::{PixelText, Size, Tree};
 use crate::parse::parse_str;
 use crate::prune::{Pruned, PrunedNode};
 use crate::render;
+use crate::stability::look::LookUsed;
 use crate::stability::{Clock, Dumps};
 
 /// A downsampled screenshot with the exact mapping of its pixels to the display's: the
@@ -67,6 +68,9 @@ pub struct Observation {
     /// Why a self-drawn screen's text was not read in its screenshot, when it was not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pixel_note: Option<Unread>,
+    /// How the screen was read and what that look cost; `None` when it was read elsewhere.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub look: Option<LookUsed>,
 }
 
 impl Observation {
@@ -91,6 +95,7 @@ impl Observation {
             pruned,
             pixel_text: Vec::new(),
             pixel_note: None,
+            look: None,
         })
     }
 
@@ -190,6 +195,7 @@ pub(super) fn observe<D: Device, C: Clock>(
             pruned,
             pixel_text: Vec::new(),
             pixel_note: None,
+            look: None,
         };
         if !observation.pruned.fallback {
             return Ok(observation);

@@ -6,7 +6,8 @@
 use std::time::Duration;
 
 use super::{
-    Clock, DecidedBy, SettleConfig, SettleReport, Signals, WaitFailed, Waited, sleep_until,
+    Clock, DecidedBy, LookCosts, SettleConfig, SettleReport, Signals, WaitFailed, Waited,
+    sleep_until,
 };
 
 pub(super) fn wait<C: Clock, S: Signals>(
@@ -26,6 +27,8 @@ pub(super) fn wait<C: Clock, S: Signals>(
     sleep_until(clock, start_at);
     let at = clock.now();
     let looked = signals.look(ceiling_at.saturating_sub(at));
+    let mut costs = LookCosts::default();
+    costs.add(clock.now().saturating_sub(at));
     let mut report = SettleReport {
         floor: at.saturating_sub(started_at),
         polls: 1,
@@ -36,6 +39,7 @@ pub(super) fn wait<C: Clock, S: Signals>(
         settled: false,
         decided_by: None,
         waiting_on: None,
+        look: costs.used(signals),
     };
     match looked {
         Ok((_, look)) => {

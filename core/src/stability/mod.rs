@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 mod idle;
+pub mod look;
 mod poll;
 #[cfg(test)]
 mod tests;
@@ -120,6 +121,37 @@ pub trait Signals {
     /// When the most recent accessibility event arrived, in the clock's frame;
     /// `None` when none is known (the device reports none, or none came yet).
     fn last_event_at(&mut self) -> Option<Duration>;
+
+    /// The way the looks read the screen (the last look's, when a helper failed mid-wait).
+    fn backend(&self) -> look::LookBackend {
+        look::LookBackend::Sim
+    }
+
+    /// A helper that failed a look since this was last asked, and the way taken instead.
+    fn take_fallback(&mut self) -> Option<look::Fallback> {
+        None
+    }
+}
+
+/// What the looks of one wait cost, in the clock's time, and how they were made.
+#[derive(Debug, Default)]
+struct LookCosts(Vec<Duration>);
+
+impl LookCosts {
+    fn add(&mut self, cost: Duration) {
+        self.0.push(cost);
+    }
+
+    /// The report's `look`: the median look and the way, once a look was made.
+    fn used<S: Signals>(mut self, signals: &mut S) -> Option<look::LookUsed> {
+        self.0.sort_unstable();
+        let cost = *self.0.get(self.0.len() / 2)?;
+        Some(look::LookUsed {
+            backend: signals.backend(),
+            cost,
+            fell_back: signals.take_fallback(),
+        })
+    }
 }
 
 /// The settling thresholds; `Default` is DESIGN.md's.
@@ -208,6 +240,9 @@ pub struct SettleReport {
     /// on an error (a dump that failed), which the step reports.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub waiting_on: Option<WaitingOn>,
+    /// How the screen was read: filled in by whoever knows the device (the session).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub look: Option<look::LookUsed>,
 }
 
 /// A wait that ended: its report and the last look it read, which is the tree to return.
@@ -259,7 +294,7 @@ fn sleep_until<C: Clock>(clock: &mut C, at: Duration) {
 }
 
 /// A [`Duration`] as whole milliseconds.
-mod millis {
+pub(crate) mod millis {
     use std::time::Duration;
 
     use serde::{Deserialize, Deserializer, Serializer};

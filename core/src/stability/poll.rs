@@ -9,8 +9,8 @@
 use std::time::Duration;
 
 use super::{
-    Clock, DecidedBy, SettleConfig, SettleReport, Signals, WaitFailed, Waited, WaitingOn,
-    sleep_until,
+    Clock, DecidedBy, LookCosts, SettleConfig, SettleReport, Signals, WaitFailed, Waited,
+    WaitingOn, sleep_until,
 };
 
 pub(super) fn wait<C: Clock, S: Signals>(
@@ -36,8 +36,10 @@ pub(super) fn wait<C: Clock, S: Signals>(
         settled: false,
         decided_by: None,
         waiting_on: None,
+        look: None,
     };
     let mut previous: Option<u64> = None;
+    let mut costs = LookCosts::default();
     loop {
         let at = clock.now();
         report.polls = report.polls.saturating_add(1);
@@ -59,10 +61,13 @@ pub(super) fn wait<C: Clock, S: Signals>(
         }
 
         let limit = ceiling_at.saturating_sub(at).max(poll);
-        let (hash, look) = match signals.look(limit) {
+        let looked = signals.look(limit);
+        costs.add(clock.now().saturating_sub(at));
+        let (hash, look) = match looked {
             Ok(seen) => seen,
             Err(error) => {
                 report.total = clock.now().saturating_sub(started_at);
+                report.look = costs.used(signals);
                 return Err(WaitFailed { report, error });
             }
         };
@@ -88,6 +93,7 @@ pub(super) fn wait<C: Clock, S: Signals>(
                 None => DecidedBy::Structure,
             });
             report.total = clock.now().saturating_sub(started_at);
+            report.look = costs.used(signals);
             return Ok(Waited {
                 report,
                 look,

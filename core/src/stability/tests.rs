@@ -178,6 +178,11 @@ fn already_stable_returns_one_poll_after_the_floor() {
             settled: true,
             decided_by: Some(DecidedBy::Structure),
             waiting_on: None,
+            look: Some(crate::stability::look::LookUsed {
+                backend: crate::stability::look::LookBackend::Sim,
+                cost: ms(0),
+                fell_back: None,
+            }),
         }
     );
     assert_eq!(script.reads, [ms(200), ms(250)]);
@@ -435,7 +440,7 @@ fn report_is_json_in_milliseconds() {
     let json = serde_json::to_string(&settled).unwrap();
     assert_eq!(
         json,
-        r#"{"floor_ms":200,"polls":2,"dumps":2,"last_change_ms":null,"idle_ms":null,"total_ms":250,"settled":true,"decided_by":"structure"}"#
+        r#"{"floor_ms":200,"polls":2,"dumps":2,"last_change_ms":null,"idle_ms":null,"total_ms":250,"settled":true,"decided_by":"structure","look":{"backend":"sim","look_ms":0}}"#
     );
     assert_eq!(
         serde_json::from_str::<SettleReport>(&json).unwrap(),

@@ -139,6 +139,7 @@ pub fn open(device: &str) -> Result<Arc<dyn LivePhone>, LiveError> {
     let args = DeviceArgs {
         device: device.parse().map_err(LiveError::UnknownDevice)?,
         seed: 1,
+        look: tapscope_core::stability::look::LookChoice::Auto,
     };
     Ok(args.open(Opened)?)
 }

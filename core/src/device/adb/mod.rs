@@ -5,14 +5,23 @@
 //! Every call blocks on the network: run it on a blocking thread (`std::thread`,
 //! `tokio::task::spawn_blocking`), never on an async executor or the UI thread.
 
+pub mod helper;
+mod looks;
+#[cfg(test)]
+mod looks_tests;
+mod mobilecli;
+mod push;
 mod server;
 pub mod shell;
+mod socket;
 #[cfg(test)]
 mod tests;
+mod u2;
 
 use std::net::SocketAddrV4;
 use std::time::{Duration, Instant};
 
+use self::looks::Looks;
 use self::server::{Output, Ran};
 pub use self::server::{list_devices, server_address};
 use self::shell::{
@@ -23,6 +32,7 @@ use super::adb_output::{DeviceState, parse_packages, parse_wm_size};
 use super::{Device, DeviceError, Display, Key};
 use crate::geometry::Point;
 use crate::model::Size;
+use crate::stability::look::{Fallback, LookBackend, LookChoice};
 use crate::stability::{Dumps, RealClock};
 
 const DUMP_ATTEMPTS: usize = 3;
@@ -52,6 +62,7 @@ pub struct AdbDevice {
     clock: RealClock,
     /// Set once `/dev/tty` gave no dump, so later dumps go straight to a file.
     dump_to_file: bool,
+    looks: Looks,
 }
 
 impl AdbDevice {
@@ -61,6 +72,8 @@ impl AdbDevice {
         Self::connect_at(server_address()?, serial)
     }
 
+    /// Opens the device as [`AdbDevice::connect`] does, on the server at `address`,
+    /// looking with stock dumps only.
     pub fn connect_at(address: SocketAddrV4, serial: Option<&str>) -> Result<Self, DeviceError> {
         let serial = choose_device(&list_devices(address)?, serial)?;
         Ok(Self {
@@ -68,7 +81,20 @@ impl AdbDevice {
             address,
             clock: RealClock::new(),
             dump_to_file: false,
+            looks: Looks::stock(),
         })
+    }
+
+    /// Opens the device and finds the ways to look that `choice` allows and that answer
+    /// (`Auto`: the fastest helper running on the phone, else stock dumps).
+    pub fn connect_looking(
+        address: SocketAddrV4,
+        serial: Option<&str>,
+        choice: LookChoice,
+    ) -> Result<Self, DeviceError> {
+        let mut device = Self::connect_at(address, serial)?;
+        device.find_looks(choice)?;
+        Ok(device)
     }
 
     /// The session's clock for this device: time since it was opened.
@@ -190,18 +216,10 @@ impl AdbDevice {
             }
         }
     }
-}
 
-impl Device for AdbDevice {
-    fn name(&self) -> String {
-        self.serial.clone()
-    }
-
-    fn dump(&mut self) -> Result<String, DeviceError> {
-        self.dump_within(DUMP_LIMIT)
-    }
-
-    fn dump_within(&mut self, limit: Duration) -> Result<String, DeviceError> {
+    /// One stock `uiautomator dump` (to `/dev/tty`, else a file), tried again while
+    /// UiAutomation is briefly held, given up at `limit`.
+    fn stock_dump_within(&mut self, limit: Duration) -> Result<String, DeviceError> {
         let deadline = Instant::now() + limit;
         let mut last = DumpOutput::Failed(String::new());
         for attempt in 0..DUMP_ATTEMPTS {
@@ -235,9 +253,10 @@ impl Device for AdbDevice {
             last = output;
         }
         let output = match last {
-            DumpOutput::Busy => "another UiAutomation client (Appium, a test, `uiautomator \
-                                 events`, a dump still ending) holds the accessibility service: \
-                                 stop it or try again"
+            DumpOutput::Busy => "another UiAutomation client (uiautomator2's server, Appium, a \
+                                 test, `uiautomator events`, a dump still ending) holds the \
+                                 accessibility service: look through it with --look auto, stop \
+                                 it, or try again"
                 .to_owned(),
             DumpOutput::Failed(text) | DumpOutput::Xml(text) => text,
             DumpOutput::NotIdle => String::new(),
@@ -247,13 +266,39 @@ impl Device for AdbDevice {
             output,
         })
     }
+}
 
-    /// A stock dump waits for idle itself: one dump settles an action.
+impl Device for AdbDevice {
+    fn name(&self) -> String {
+        self.serial.clone()
+    }
+
+    fn dump(&mut self) -> Result<String, DeviceError> {
+        self.dump_within(DUMP_LIMIT)
+    }
+
+    fn dump_within(&mut self, limit: Duration) -> Result<String, DeviceError> {
+        self.look_within(limit)
+    }
+
+    /// Snapshots through a helper; a stock dump waits for idle itself, so one dump
+    /// settles an action.
     fn dumps(&self) -> Dumps {
-        Dumps::AfterIdle {
-            quiet: DUMP_QUIET,
-            watches_after: DUMP_WATCHES_AFTER,
+        match self.looks.current() {
+            LookBackend::Stock => Dumps::AfterIdle {
+                quiet: DUMP_QUIET,
+                watches_after: DUMP_WATCHES_AFTER,
+            },
+            _ => Dumps::Snapshot,
         }
+    }
+
+    fn look_backend(&self) -> LookBackend {
+        self.looks.current()
+    }
+
+    fn take_fallback(&mut self) -> Option<Fallback> {
+        self.looks.take_fallback()
     }
 
     fn screenshot_png(&mut self) -> Result<Vec<u8>, DeviceError> {

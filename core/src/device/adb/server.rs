@@ -36,14 +36,14 @@ pub fn list_devices(address: SocketAddrV4) -> Result<Vec<DeviceEntry>, DeviceErr
     Ok(parse_devices(&String::from_utf8_lossy(&body)))
 }
 
-fn open(address: SocketAddrV4) -> std::io::Result<TcpStream> {
+pub(super) fn open(address: SocketAddrV4) -> std::io::Result<TcpStream> {
     let stream = TcpStream::connect_timeout(&address.into(), CONNECT_TIMEOUT)?;
     stream.set_read_timeout(Some(READ_TIMEOUT))?;
     Ok(stream)
 }
 
 /// Sends one length-prefixed request and reads `OKAY`, or the reason after `FAIL`.
-fn request(stream: &mut TcpStream, service: &str) -> std::io::Result<()> {
+pub(super) fn request(stream: &mut TcpStream, service: &str) -> std::io::Result<()> {
     stream.write_all(format!("{:04x}{service}", service.len()).as_bytes())?;
     let mut status = [0u8; 4];
     stream.read_exact(&mut status)?;

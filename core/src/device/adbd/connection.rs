@@ -146,7 +146,8 @@ impl Connection {
     }
 
     /// OPEN(host id, 0, "service\0") → OKAY(our id, host id), or CLSE(0, host id) for a
-    /// service not offered or one stream too many.
+    /// service not offered or one stream too many. A socket's stream answers for itself,
+    /// once the backend says whether anything listens.
     fn open(&mut self, message: &Message, peer: Peer) -> Result<(), ProtocolError> {
         let remote = message.arg0;
         if remote == 0 || message.arg1 != 0 {
@@ -171,7 +172,9 @@ impl Connection {
             self.limits.max_input_buffered,
         );
         self.streams.insert(local, Arc::clone(&stream));
-        self.link.send(Command::Okay, local, remote, &[])?;
+        if service.accepted_at_once() {
+            self.link.send(Command::Okay, local, remote, &[])?;
+        }
         service::start(service, stream, Arc::clone(&self.backend));
         Ok(())
     }

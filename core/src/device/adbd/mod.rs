@@ -9,10 +9,14 @@
 //! - `message`, `command`: the 24-byte header, CNXN, OPEN, OKAY, WRTE, CLSE; no AUTH is
 //!   ever asked.
 //! - `stream`: one WRTE in flight per stream until the host's OKAY; host input bounded.
-//! - `service`: `shell:`, `shell,v2,…:`, `exec:` and `sync:`; anything else is refused.
+//! - `service`: `shell:`, `shell,v2,…:`, `exec:`, `sync:`, and the sockets `tcp:PORT` and
+//!   `localabstract:NAME`; anything else is refused.
 //! - `shell`, `session`, `line_editor` (and `device::shell_v2`): commands, shell protocol
 //!   v2, interactive and piped sessions with a pty's echo, line editing and `\r\n`.
-//! - `sync`: STAT, STA2, LST2, LIST, LIS2, RECV, QUIT; SEND refused (read-only).
+//! - `sync`: STAT, STA2, LST2, LIST, LIS2, RECV, SEND, QUIT; a push goes to the backend
+//!   as it arrives ([`Backend::push`]; refused, read-only, by default).
+//! - `socket`: a host's connection to a socket the backend listens on
+//!   ([`Backend::open_socket`]; refused with CLSE, nothing listening, by default).
 //!
 //! Bad input closes that one connection and is kept in [`Server::dropped`]; every other
 //! connection keeps working. Connections, streams and buffered input are bounded by
@@ -29,6 +33,7 @@ mod server;
 mod service;
 mod session;
 mod shell;
+mod socket;
 mod stream;
 mod sync;
 
@@ -62,6 +67,66 @@ pub trait Backend: Send + Sync + 'static {
     /// A file's bytes for the sync protocol (STAT/STA2/LST2, RECV): `None` when there is
     /// no such file.
     fn file(&self, path: &str) -> Option<Vec<u8>>;
+    /// What STAT, STA2 and LST2 say of `path`: `None` when there is no such file. By
+    /// default the file's size read through [`Backend::file`], mode `0o644`.
+    fn stat(&self, path: &str) -> Option<FileStat> {
+        self.file(path).map(|bytes| FileStat {
+            mode: 0o644,
+            size: bytes.len() as u64,
+            mtime: None,
+        })
+    }
+    /// Starts a push (sync SEND) of `path` with permission bits `mode`: where its bytes go
+    /// as they arrive, or the reason it is refused, which the host shows (`adb: error:
+    /// failed to copy …: REASON`). By default every push is refused: a read-only device.
+    fn push(&self, path: &str, mode: u32) -> Result<Box<dyn PushedFile + '_>, String> {
+        let _ = (path, mode);
+        Err(READ_ONLY.into())
+    }
+    /// A connection to a socket on the device (OPEN `tcp:9008`), or `None` when nothing
+    /// listens there, which the host is refused with CLSE. By default nothing listens.
+    fn open_socket(&self, destination: &SocketName) -> Option<Box<dyn DeviceSocket + '_>> {
+        let _ = destination;
+        None
+    }
+}
+
+/// Why a push is refused on a device that takes none.
+pub const READ_ONLY: &str = "couldn't create file: Read-only file system";
+
+/// A file as STAT and STA2 describe it; its type is always a regular file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileStat {
+    /// Permission bits, `0o644`.
+    pub mode: u32,
+    pub size: u64,
+    /// Seconds since the epoch; `None` says the sync session's start.
+    pub mtime: Option<u64>,
+}
+
+/// A file being pushed: its bytes come as they arrive, then [`PushedFile::finish`] keeps
+/// it. Dropped unfinished (the host left, a chunk was refused), nothing is kept.
+pub trait PushedFile {
+    /// More of the file; `Err` refuses the push with that reason (too big, no space).
+    fn write(&mut self, bytes: &[u8]) -> Result<(), String>;
+    /// The whole file arrived, last modified at `mtime` (seconds since the epoch).
+    fn finish(self: Box<Self>, mtime: u64) -> Result<(), String>;
+}
+
+/// Where a socket service connects.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SocketName {
+    /// `tcp:PORT`: a TCP port on the device's loopback.
+    Tcp(u16),
+    /// `localabstract:NAME`: a Unix socket in the abstract namespace.
+    LocalAbstract(String),
+}
+
+/// A socket on the device a host connected to (`tcp:9008`): bytes in, bytes out.
+pub trait DeviceSocket: Send {
+    /// The host sent `bytes`; what to send back now (perhaps nothing yet), and whether to
+    /// close after it.
+    fn received(&mut self, bytes: &[u8]) -> (Vec<u8>, bool);
 }
 
 /// Where a running command writes; see [`Backend::run`].

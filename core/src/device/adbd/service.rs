@@ -1,11 +1,12 @@
 //! The services a host opens, named as adbd reads them (`shell,v2,pty:ls`, `exec:…`,
-//! `sync:`), and the thread that serves each opened stream.
+//! `sync:`, `tcp:9008`, `localabstract:NAME`), and the thread that serves each opened
+//! stream.
 
 use std::sync::Arc;
 
 use super::shell::ShellMode;
 use super::stream::Stream;
-use super::{Backend, session, shell, sync};
+use super::{Backend, SocketName, session, shell, socket, sync};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Service {
@@ -15,6 +16,16 @@ pub(super) enum Service {
         command: Option<String>,
     },
     Sync,
+    /// A connection to a socket on the device; OKAY or CLSE once the backend says
+    /// whether anything listens there.
+    Socket(SocketName),
+}
+
+impl Service {
+    /// Whether the OPEN is answered OKAY at once; a socket's answer waits for its thread.
+    pub(super) fn accepted_at_once(&self) -> bool {
+        !matches!(self, Service::Socket(_))
+    }
 }
 
 /// The service an OPEN names, or `None` for one this device does not offer (`reboot:`,
@@ -25,6 +36,15 @@ pub(super) fn parse(name: &[u8]) -> Option<Service> {
     let name = String::from_utf8_lossy(&name[..end]);
     if name == "sync:" {
         return Some(Service::Sync);
+    }
+    if let Some(port) = name.strip_prefix("tcp:") {
+        // `tcp:HOST:PORT` would reach beyond the device: not offered.
+        let port = port.parse().ok().filter(|port| *port != 0)?;
+        return Some(Service::Socket(SocketName::Tcp(port)));
+    }
+    if let Some(socket) = name.strip_prefix("localabstract:") {
+        return (!socket.is_empty())
+            .then(|| Service::Socket(SocketName::LocalAbstract(socket.to_owned())));
     }
     if let Some(command) = name.strip_prefix("exec:") {
         let mode = ShellMode {
@@ -80,6 +100,7 @@ pub(super) fn start(service: Service, stream: Arc<Stream>, backend: Arc<dyn Back
                     command: None,
                 } => session::serve(&worker, &*backend, mode),
                 Service::Sync => sync::serve(&worker, &*backend),
+                Service::Socket(name) => socket::serve(&worker, &*backend, &name),
             }
         });
     if spawned.is_err() {
@@ -143,6 +164,31 @@ mod tests {
             parse(b"shell,v2,raw:echo a:b,c\0"),
             shell(true, false, Some("echo a:b,c"))
         );
+    }
+
+    #[test]
+    fn sockets_on_the_device_by_port_or_name() {
+        // What adbutils' `create_connection(Network.TCP, 9008)` opens.
+        assert_eq!(
+            parse(b"tcp:9008\0"),
+            Some(Service::Socket(SocketName::Tcp(9008)))
+        );
+        assert_eq!(
+            parse(b"localabstract:scrcpy\0"),
+            Some(Service::Socket(SocketName::LocalAbstract("scrcpy".into())))
+        );
+        for name in [
+            &b"tcp:0\0"[..],
+            b"tcp:65536\0",
+            b"tcp:90x8\0",
+            b"tcp:\0",
+            b"tcp:10.0.0.1:80\0",
+            b"localabstract:\0",
+        ] {
+            assert_eq!(parse(name), None, "{:?}", String::from_utf8_lossy(name));
+        }
+        assert!(!parse(b"tcp:9008").unwrap().accepted_at_once());
+        assert!(parse(b"sync:").unwrap().accepted_at_once());
     }
 
     #[test]

@@ -217,6 +217,27 @@ impl Stream {
         self.close_with(|_| {});
     }
 
+    /// OKAY to the host's OPEN, for a service that answers it itself (a socket).
+    pub(super) fn accept(&self) -> io::Result<()> {
+        self.link
+            .send(Command::Okay, self.local_id, self.remote_id, &[])
+    }
+
+    /// CLSE(0, host id) to the host's OPEN, as adbd refuses a socket nothing listens on;
+    /// the stream is closed without a CLSE of its own.
+    pub(super) fn refuse(&self) {
+        let mut socket = self.link.hold();
+        {
+            let mut state = lock(&self.state);
+            if state.closed {
+                return;
+            }
+            state.closed = true;
+            self.changed.notify_all();
+        }
+        let _ = socket.send(Command::Close, 0, self.remote_id, &[]);
+    }
+
     /// The host's OKAY for our last WRTE: the next one may go.
     pub(super) fn acknowledged(&self) {
         {

@@ -1,13 +1,18 @@
 //! The sync protocol (`sync:`) over the backend's files, answered as adbd answers:
-//! STAT, STA2, LST2, LIST, LIS2, RECV and QUIT. SEND is refused: this device is
-//! read-only. Requests are `[id: 4 ASCII bytes][length u32 LE][path]`; a FAIL ends the
-//! session, as on a phone.
+//! STAT, STA2, LST2, LIST, LIS2, RECV, SEND and QUIT. Requests are `[id: 4 ASCII
+//! bytes][length u32 LE][path]`; a FAIL ends the session, as on a phone.
+//!
+//! A push (SEND `path,mode`, DATA chunks of at most 64 KiB, DONE with the mtime, then our
+//! OKAY) hands each chunk to the backend as it comes ([`Backend::push`]), so only one
+//! chunk is ever held here; the backend bounds the rest. A push refused at its start or
+//! midway is FAILed at once and the rest of its data read and dropped, as adbd does for
+//! old hosts that write the whole file before reading.
 
 use std::io::{self, Read};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::Backend;
 use super::stream::Stream;
+use super::{Backend, FileStat};
 use crate::device::sync_stream::{
     DATA, DENT_V1_LEN, DENT_V2_LEN, DONE, FAIL, LIST, LIST_V2, LSTAT_V2, QUIT, RECV, SEND, STAT,
     STAT_V2,
@@ -17,9 +22,14 @@ use crate::device::sync_stream::{
 pub(super) const DATA_MAX: usize = 64 * 1024;
 /// Longer paths are refused, as adbd refuses them.
 const MAX_PATH: usize = 1024;
-/// A regular file, `rw-r--r--`.
-const REGULAR_FILE: u32 = 0o100_644;
+/// `S_IFREG`: the file type of everything here.
+const REGULAR_FILE: u32 = 0o100_000;
+/// `S_IFLNK`, which a push of a symlink's target carries in its mode.
+const SYMLINK: u32 = 0o120_000;
+const FILE_TYPE: u32 = 0o170_000;
 const ENOENT: u32 = 2;
+/// What SEND answers once the file is kept.
+const OKAY: &[u8; 8] = b"OKAY\0\0\0\0";
 
 /// Serves a `sync:` stream until QUIT, a FAIL, or the host closes it.
 pub(super) fn serve(stream: &Stream, backend: &dyn Backend) {
@@ -56,10 +66,10 @@ fn session(
             return;
         }
         let path = String::from_utf8_lossy(&path);
-        let size = || backend.file(&path).map(|bytes| bytes.len() as u64);
+        let stat = || backend.stat(&path);
         let sent = match request {
-            STAT => send(&stat_v1(size(), mtime)),
-            STAT_V2 | LSTAT_V2 => send(&stat_v2(request, size(), mtime)),
+            STAT => send(&stat_v1(stat(), mtime)),
+            STAT_V2 | LSTAT_V2 => send(&stat_v2(request, stat(), mtime)),
             // The backend has files, not directories: every listing is empty.
             LIST => send(&list_done(DENT_V1_LEN)),
             LIST_V2 => send(&list_done(DENT_V2_LEN)),
@@ -70,12 +80,15 @@ fn session(
                     return;
                 }
             },
-            SEND => {
-                let _ = send(&fail("couldn't create file: Read-only file system"));
-                // Old hosts write the whole file before reading: take it, then close.
-                skip_file(input);
-                return;
-            }
+            SEND => match push(&path, input, backend) {
+                Ok(()) => send(OKAY),
+                Err(reason) => {
+                    let _ = send(&fail(&reason));
+                    // Old hosts write the whole file before reading: take it, then close.
+                    skip_file(input);
+                    return;
+                }
+            },
             QUIT => return,
             other => {
                 let _ = send(&fail(&format!("unknown command {other:08x}")));
@@ -103,6 +116,58 @@ fn send_file(bytes: &[u8], send: &mut impl FnMut(&[u8]) -> io::Result<()>) -> io
         send(&message)?;
     }
     send(&frame(DONE, 0))
+}
+
+/// A SEND's file (`spec` is `path,mode`), chunk by chunk into the backend up to its DONE;
+/// the reason to FAIL it otherwise. The host gone midway keeps nothing.
+fn push(spec: &str, input: &mut impl Read, backend: &dyn Backend) -> Result<(), String> {
+    let (path, mode) = spec.rsplit_once(',').ok_or("missing , in ID_SEND_V1")?;
+    let mode = parse_mode(mode).ok_or("bad mode")?;
+    if mode & FILE_TYPE == SYMLINK {
+        return Err("couldn't create symlink: this device keeps regular files only".into());
+    }
+    let mut file = backend.push(path, shared_mode(mode))?;
+    let mut chunk = vec![0; DATA_MAX];
+    loop {
+        let mut header = [0u8; 8];
+        input
+            .read_exact(&mut header)
+            .map_err(|_| "the host left mid-push")?;
+        let (kind, length) = split(header);
+        match kind {
+            DONE => return file.finish(u64::from(length)),
+            DATA if length as usize <= DATA_MAX => {
+                let data = &mut chunk[..length as usize];
+                input
+                    .read_exact(data)
+                    .map_err(|_| "the host left mid-push")?;
+                file.write(data)?;
+            }
+            DATA => return Err("oversize data message".into()),
+            _ => return Err("invalid data message".into()),
+        }
+    }
+}
+
+/// A SEND's mode as adbd reads it (`strtoul(…, 0)`): decimal, `0`-led octal or `0x` hex.
+fn parse_mode(text: &str) -> Option<u32> {
+    let text = text.trim();
+    if let Some(hex) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        u32::from_str_radix(hex, 16).ok()
+    } else if text.len() > 1 && text.starts_with('0') {
+        u32::from_str_radix(&text[1..], 8).ok()
+    } else {
+        text.parse().ok()
+    }
+}
+
+/// The permission bits a pushed file gets: as adbd, the owner's copied to group and other
+/// (`0644` is kept as `0666`, `0755` as `0777`).
+fn shared_mode(mode: u32) -> u32 {
+    let mut mode = mode & 0o777;
+    mode |= (mode >> 3) & 0o070;
+    mode |= (mode >> 3) & 0o007;
+    mode
 }
 
 /// Reads a refused SEND's DATA messages up to its DONE (or anything unexpected).
@@ -133,12 +198,12 @@ fn fail(reason: &str) -> Vec<u8> {
 }
 
 /// STAT's answer: mode, size and mtime, all zero for no such file.
-fn stat_v1(size: Option<u64>, mtime: u64) -> Vec<u8> {
-    let fields = match size {
-        Some(size) => [
-            REGULAR_FILE,
-            u32::try_from(size).unwrap_or(u32::MAX),
-            u32::try_from(mtime).unwrap_or(u32::MAX),
+fn stat_v1(stat: Option<FileStat>, session_start: u64) -> Vec<u8> {
+    let fields = match stat {
+        Some(stat) => [
+            REGULAR_FILE | stat.mode,
+            u32::try_from(stat.size).unwrap_or(u32::MAX),
+            u32::try_from(stat.mtime.unwrap_or(session_start)).unwrap_or(u32::MAX),
         ],
         None => [0; 3],
     };
@@ -151,19 +216,20 @@ fn stat_v1(size: Option<u64>, mtime: u64) -> Vec<u8> {
 
 /// STA2's and LST2's answer: error, dev, ino, mode, nlink, uid, gid, size, atime, mtime,
 /// ctime; only the error (ENOENT) for no such file.
-fn stat_v2(request: u32, size: Option<u64>, mtime: u64) -> Vec<u8> {
+fn stat_v2(request: u32, stat: Option<FileStat>, session_start: u64) -> Vec<u8> {
     let mut bytes = request.to_le_bytes().to_vec();
-    let Some(size) = size else {
+    let Some(stat) = stat else {
         bytes.extend_from_slice(&ENOENT.to_le_bytes());
         bytes.resize(72, 0);
         return bytes;
     };
+    let mtime = stat.mtime.unwrap_or(session_start);
     bytes.extend_from_slice(&[0; 4 + 8 + 8]); // no error, dev, ino
-    for field in [REGULAR_FILE, 1, 0, 0] {
+    for field in [REGULAR_FILE | stat.mode, 1, 0, 0] {
         // mode, nlink, uid (root), gid (root)
         bytes.extend_from_slice(&field.to_le_bytes());
     }
-    for field in [size, mtime, mtime, mtime] {
+    for field in [stat.size, mtime, mtime, mtime] {
         // size, atime, mtime, ctime
         bytes.extend_from_slice(&field.to_le_bytes());
     }

@@ -82,6 +82,24 @@ mod phone {
     pub const SCREENCAP: Spread = ms(800, 150);
 }
 
+/// uiautomator2's server on a phone (`docs/device-costs.md` gives each figure's source).
+mod u2 {
+    use super::{Spread, ms};
+
+    /// One HTTP request to the server and its answer, through adb's `tcp:9008`: the
+    /// connection, NanoHTTPD and jsonrpc4j, the call's own query of the tree. Handsets'
+    /// blog ("Tapping Android in 5 ms", github.com/elliotgao2/handsets) measures
+    /// uiautomator2's `d(text=…).click()`, which is three such calls (`waitForExists`,
+    /// `objInfo`, `click`), at 30–100 ms on a recent Pixel, and "the HTTP round-trip
+    /// alone … rarely under 5 ms".
+    pub const REQUEST: Spread = ms(15, 5);
+    /// Walking and serializing the tree for `dumpWindowHierarchy`, per node: the figure
+    /// of the stock dump's serialization, itself from warm helper dumps. With the
+    /// request, a screen of 50–150 nodes takes 35–95 ms: "under 100 ms" for uiautomator2
+    /// on Android (codematrixer/hmdriver2 issue #10).
+    pub const PER_NODE_US: u64 = super::phone::PER_NODE_US;
+}
+
 /// The costs of one simulated phone, drawn from its seed.
 #[derive(Debug)]
 pub(crate) struct Costs {
@@ -148,6 +166,22 @@ impl Costs {
             Profile::Phone => {
                 let nodes = u64::try_from(nodes).unwrap_or(u64::MAX);
                 exit + Duration::from_micros(nodes.saturating_mul(phone::PER_NODE_US))
+            }
+        }
+    }
+
+    /// One request to uiautomator2's server and its answer.
+    pub(crate) fn u2_request(&mut self) -> Duration {
+        self.draw(u2::REQUEST)
+    }
+
+    /// uiautomator2's server serializing a dump of `nodes` nodes.
+    pub(crate) fn u2_serialize(&self, nodes: usize) -> Duration {
+        match self.profile {
+            Profile::Instant => Duration::ZERO,
+            Profile::Phone => {
+                let nodes = u64::try_from(nodes).unwrap_or(u64::MAX);
+                Duration::from_micros(nodes.saturating_mul(u2::PER_NODE_US))
             }
         }
     }

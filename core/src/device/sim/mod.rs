@@ -14,6 +14,7 @@ mod render;
 mod screen;
 pub mod shell;
 pub mod specimen;
+mod u2;
 mod view;
 
 #[cfg(test)]

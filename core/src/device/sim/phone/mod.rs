@@ -1,14 +1,16 @@
 //! `SimPhone`: the simulated phone as a phone's shell runs it. Every command pays what it
 //! costs under a [`Profile`]; `uiautomator dump` waits for idle as the stock one does (and
-//! fails when the screen never settles); one UiAutomation client at a time, so a dump and
-//! the events stream exclude each other. Shareable: the ADB transport runs several
-//! commands at once, each sleeping its costs without holding the phone.
+//! fails when the screen never settles); one UiAutomation client at a time, so a dump, the
+//! events stream and a helper server (uiautomator2's) exclude each other. Shareable: the
+//! ADB transport runs several commands at once, each sleeping its costs without holding
+//! the phone.
 
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
 use super::costs::{Costs, DUMP_IDLE_TIMEOUT, DUMP_QUIET, Profile};
 use super::{Build, Event, Sim};
+use crate::device::look::LookBackend;
 use crate::device::{Device, DeviceError, Display, Key};
 use crate::geometry::Point;
 use crate::stability::{Clock, Dumps};
@@ -21,6 +23,9 @@ const STOP_CHECK: Duration = Duration::from_millis(100);
 pub enum UiClient {
     Dump,
     Events,
+    /// A server that holds UiAutomation while it runs: uiautomator2's
+    /// (`app_process / com.wetest.uia2.Main`).
+    Helper,
 }
 
 /// Why `uiautomator` could not do what was asked.
@@ -50,6 +55,7 @@ impl From<UiAutomationError> for DeviceError {
                     match holder {
                         UiClient::Dump => "a dump still running",
                         UiClient::Events => "`uiautomator events`",
+                        UiClient::Helper => "the uiautomator2 server",
                     }
                 ),
             },
@@ -67,6 +73,9 @@ pub struct SimPhone<C> {
     clock: C,
     costs: Mutex<Costs>,
     ui_automation: Mutex<Option<UiClient>>,
+    /// How [`Device::dump`] reads the screen: stock `uiautomator dump`, or through
+    /// uiautomator2's server ([`SimPhone::looking_through`]).
+    look: LookBackend,
 }
 
 /// The UiAutomation connection while a client holds it; released when dropped.
@@ -103,6 +112,7 @@ impl<C: Clock + Clone + Send> SimPhone<C> {
             clock,
             costs: Mutex::new(Costs::new(profile, seed)),
             ui_automation: Mutex::new(None),
+            look: LookBackend::Stock,
         }
     }
 
@@ -232,6 +242,61 @@ impl<C: Clock + Clone + Send> SimPhone<C> {
     }
 }
 
+/// Looking through uiautomator2's server, in process: what the server would answer a
+/// `dumpWindowHierarchy` with, at its cost, without ADB between.
+impl<C: Clock + Clone + Send> SimPhone<C> {
+    /// The phone read through `look`: [`LookBackend::U2`] (its server then holds
+    /// UiAutomation, so stock dumps fail beside it, as on a phone) or
+    /// [`LookBackend::Stock`]; the sim runs no other helper.
+    pub fn looking_through(mut self, look: LookBackend) -> Result<Self, DeviceError> {
+        match look {
+            LookBackend::U2 => {
+                *lock(&self.ui_automation) = Some(UiClient::Helper);
+            }
+            LookBackend::Stock => {
+                let mut holder = lock(&self.ui_automation);
+                if *holder == Some(UiClient::Helper) {
+                    *holder = None;
+                }
+            }
+            other => {
+                return Err(DeviceError::InvalidInput(format!(
+                    "the simulated phone runs no {}: look through u2 (uiautomator2's \
+                     server) or stock",
+                    other.describe()
+                )));
+            }
+        }
+        self.look = look;
+        Ok(self)
+    }
+
+    /// How [`Device::dump`] reads the screen.
+    pub fn look(&self) -> LookBackend {
+        self.look
+    }
+
+    /// uiautomator2's `dumpWindowHierarchy(false, 50)` as its server answers it: the
+    /// request's way there, the screen at that moment (mid-animation frames included),
+    /// its serialization and the way back, each at the profile's cost.
+    pub fn u2_dump(&self) -> String {
+        self.pay_u2_request();
+        super::u2::dump(self, false, 50, false)
+    }
+
+    /// One request to uiautomator2's server and its answer, at the profile's cost.
+    pub(super) fn pay_u2_request(&self) {
+        let cost = self.costs().u2_request();
+        self.sleep(cost);
+    }
+
+    /// uiautomator2's server serializing `nodes` nodes, at the profile's cost.
+    pub(super) fn pay_u2_serialize(&self, nodes: usize) {
+        let cost = self.costs().u2_serialize(nodes);
+        self.sleep(cost);
+    }
+}
+
 impl<C: Clock + Clone + Send> UiLease<'_, C> {
     /// The next event newer than the last one shown, waiting at most `wait` for it.
     pub fn next(&mut self, wait: Duration) -> Option<Event> {
@@ -263,11 +328,21 @@ impl<C: Clock + Clone + Send> Device for SimPhone<C> {
     }
 
     fn dump_within(&mut self, limit: Duration) -> Result<String, DeviceError> {
+        if self.look == LookBackend::U2 {
+            return Ok(self.u2_dump());
+        }
         self.uiautomator_dump(limit, &|| false)
             .map_err(DeviceError::from)
     }
 
+    fn look_backend(&self) -> LookBackend {
+        self.look
+    }
+
     fn dumps(&self) -> Dumps {
+        if self.look == LookBackend::U2 {
+            return Dumps::Snapshot;
+        }
         Dumps::AfterIdle {
             quiet: DUMP_QUIET,
             watches_after: self.costs().dump_start_at_least(),

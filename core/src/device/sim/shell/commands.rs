@@ -1,10 +1,13 @@
 //! The commands of the simulated phone's shell: `uiautomator`, `input`, `screencap`, the
-//! files (`cat`, `rm`, `ls`) and builtins (`echo`, `grep`, `head`, `sleep`, `pkill`, …);
-//! the system services' commands are in [`super::system`].
+//! files (`cat`, `rm`, `ls`, `md5sum`), `toybox NAME` and builtins (`echo`, `grep`,
+//! `head`, `sleep`, `pkill`, …); the system services' commands are in [`super::system`],
+//! `app_process` in [`super::server`].
 
 use std::time::Duration;
 
-use super::{Io, Ran, SimShell, system};
+use md5::{Digest, Md5};
+
+use super::{Io, Ran, SimShell, server, system};
 use crate::device::sim::costs::DUMP_IDLE_TIMEOUT;
 use crate::device::sim::phone::{UiAutomationError, UiClient};
 use crate::device::{Device, Key};
@@ -16,18 +19,44 @@ pub(super) const DEFAULT_DUMP: &str = "/sdcard/window_dump.xml";
 /// The longest `sleep` honoured; a longer one is surely a mistake in the caller.
 const MAX_SLEEP: Duration = Duration::from_secs(600);
 
+/// The toybox applets here, which `toybox NAME …` runs as `NAME …`.
+const TOYBOX: [&str; 14] = [
+    "cat", "echo", "false", "grep", "head", "id", "ls", "md5sum", "pkill", "rm", "sleep", "true",
+    "whoami", "toybox",
+];
+
+/// Runs one command: its words, expanded, and the environment its assignments gave it.
 pub(super) fn run<C: Clock + Clone + Send>(
     shell: &SimShell<C>,
     words: &[String],
+    env: &[(String, String)],
     io: &mut Io<'_>,
 ) -> Ran {
     let args: Vec<&str> = words.iter().skip(1).map(String::as_str).collect();
-    let name = words.first().map_or("", String::as_str);
+    let Some(name) = words.first().map(String::as_str) else {
+        // Assignments alone: they set nothing that lasts.
+        return Ran::Status(0);
+    };
     let status = match name {
         "uiautomator" => uiautomator(shell, &args, io),
         "input" => input(shell, &args, io),
         "screencap" => screencap(shell, &args, io),
-        "cmd" => return cmd(shell, &args, io),
+        "content" => super::content::run(shell, &args, io),
+        "cmd" => return cmd(shell, &args, env, io),
+        "app_process" => server::app_process(shell, &args, env, io),
+        "toybox" => match args.first() {
+            Some(applet) if TOYBOX.contains(applet) => return run(shell, &words[1..], env, io),
+            Some(other) => {
+                io.complain(&format!("toybox: Unknown command {other}\n"));
+                127
+            }
+            None => {
+                io.say(&format!("{}\n", TOYBOX.join(" ")));
+                0
+            }
+        },
+        "md5sum" => md5sum(shell, &args, io, Md5Style::Toybox),
+        "md5" => md5sum(shell, &args, io, Md5Style::Toolbox),
         "wm" | "dumpsys" | "pm" | "monkey" | "am" | "getprop" => {
             system::run(shell, name, &args, io)
         }
@@ -61,7 +90,12 @@ pub(super) fn run<C: Clock + Clone + Send>(
 }
 
 /// `cmd SERVICE …`: the binder front of `input`, `pm`, `wm` and `am`.
-fn cmd<C: Clock + Clone + Send>(shell: &SimShell<C>, args: &[&str], io: &mut Io<'_>) -> Ran {
+fn cmd<C: Clock + Clone + Send>(
+    shell: &SimShell<C>,
+    args: &[&str],
+    env: &[(String, String)],
+    io: &mut Io<'_>,
+) -> Ran {
     let command = match args.first() {
         Some(&"input") => "input",
         Some(&"package") => "pm",
@@ -80,7 +114,7 @@ fn cmd<C: Clock + Clone + Send>(shell: &SimShell<C>, args: &[&str], io: &mut Io<
         .chain(args.iter().skip(1).copied())
         .map(str::to_owned)
         .collect();
-    run(shell, &words, io)
+    run(shell, &words, env, io)
 }
 
 fn uiautomator<C: Clock + Clone + Send>(shell: &SimShell<C>, args: &[&str], io: &mut Io<'_>) -> u8 {
@@ -158,6 +192,7 @@ fn ui_automation_failed(error: UiAutomationError, io: &mut Io<'_>) -> u8 {
             let held_by = match holder {
                 UiClient::Dump => "a running dump",
                 UiClient::Events => "uiautomator events",
+                UiClient::Helper => "the uiautomator2 server",
             };
             io.complain(&format!(
                 "java.lang.IllegalStateException: UiAutomationService \
@@ -311,6 +346,56 @@ fn cat<C: Clock + Clone + Send>(shell: &SimShell<C>, args: &[&str], io: &mut Io<
     status
 }
 
+/// Whose `md5` output and errors: toybox's `md5sum`, or the old toolbox's `md5`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Md5Style {
+    Toybox,
+    Toolbox,
+}
+
+/// `md5sum [FILE…]`: `<32 hex>  <file>` a line, stdin (`-`) without a file; 1 when one
+/// is missing, as toybox's.
+fn md5sum<C: Clock + Clone + Send>(
+    shell: &SimShell<C>,
+    args: &[&str],
+    io: &mut Io<'_>,
+    style: Md5Style,
+) -> u8 {
+    let hex = |bytes: &[u8]| -> String {
+        Md5::digest(bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    };
+    let files: Vec<&str> = args
+        .iter()
+        .copied()
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    if files.is_empty() {
+        let stdin = std::mem::take(&mut io.stdin);
+        io.say(&format!("{}  -\n", hex(&stdin)));
+        return 0;
+    }
+    let mut status = 0;
+    for path in files {
+        match shell.phone.native(|_| shell.with_file(path, hex)) {
+            Some(sum) => io.say(&format!("{sum}  {path}\n")),
+            None if style == Md5Style::Toybox => {
+                io.complain(&format!("md5sum: {path}: No such file or directory\n"));
+                status = 1;
+            }
+            None => {
+                io.complain(&format!(
+                    "could not open {path}, No such file or directory\n"
+                ));
+                status = 1;
+            }
+        }
+    }
+    status
+}
+
 fn rm<C: Clock + Clone + Send>(shell: &SimShell<C>, args: &[&str], io: &mut Io<'_>) -> u8 {
     let force = args.iter().any(|a| a.starts_with('-') && a.contains('f'));
     let mut status = 0;
@@ -442,8 +527,9 @@ fn sleep<C: Clock + Clone + Send>(shell: &SimShell<C>, args: &[&str], io: &mut I
     0
 }
 
-/// `pkill [-f] [-SIGNAL] PATTERN`: ends running `uiautomator` commands whose command line
-/// contains the pattern; 1 when none matched, as toybox's does.
+/// `pkill [-f] [-SIGNAL] PATTERN`: ends the running `uiautomator` commands and servers
+/// (`app_process …`) whose command line contains the pattern; 1 when none matched, as
+/// toybox's does.
 fn pkill<C: Clock + Clone + Send>(shell: &SimShell<C>, args: &[&str]) -> u8 {
     match args.iter().rev().find(|a| !a.starts_with('-')) {
         Some(pattern) if shell.kill_matching(pattern) > 0 => 0,

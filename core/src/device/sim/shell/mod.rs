@@ -1,11 +1,16 @@
 //! `SimShell`: the simulated phone's shell as ADB reaches it (`tapscope sim --adb`). It
 //! answers the commands agent frameworks send — `uiautomator dump` and `events`, `input`,
-//! `screencap`, `wm`, `dumpsys`, `pm`, `monkey`, `am`, `getprop`, `cat` and a few shell
-//! builtins — as a stock phone prints them, each paying its cost under the phone's
-//! profile. Anything else is `inaccessible or not found` (exit 127), as on a phone.
-//! Nothing runs on the host: files live in memory, commands act on the sim.
+//! `screencap`, `wm`, `dumpsys`, `pm`, `monkey`, `am`, `getprop`, `cat`, `md5sum`,
+//! uiautomator2's server under `app_process`, and a few shell builtins — as a stock phone
+//! prints them, each paying its cost under the phone's profile. Anything else is
+//! `inaccessible or not found` (exit 127), as on a phone. Nothing runs on the host: files
+//! live in memory (pushes too, bounded: [`push`]), commands act on the sim, and a socket
+//! opened to the device reaches only a server a command started ([`server`]).
 
 mod commands;
+mod content;
+mod push;
+mod server;
 mod system;
 #[cfg(test)]
 mod tests;
@@ -16,7 +21,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::costs::Profile;
 use super::phone::SimPhone;
-use crate::device::adbd::{Backend, CommandOutput, Identity};
+use crate::device::adbd::{
+    Backend, CommandOutput, DeviceSocket, FileStat, Identity, PushedFile, SocketName,
+};
 use crate::device::shell_line::{self, Joined, Target};
 use crate::stability::Clock;
 
@@ -24,9 +31,37 @@ use crate::stability::Clock;
 #[derive(Debug)]
 pub struct SimShell<C> {
     phone: SimPhone<C>,
-    files: Mutex<BTreeMap<String, Vec<u8>>>,
+    files: Mutex<Files>,
+    /// How much a push may bring: [`push::FileLimits::default`], smaller in tests.
+    file_limits: push::FileLimits,
     jobs: Mutex<Vec<Job>>,
     next_job: AtomicU64,
+    /// The ports servers listen on, each with the job listening.
+    listening: Mutex<BTreeMap<u16, u64>>,
+}
+
+/// The sim's files by path, and what pushes under way hold.
+#[derive(Debug, Default)]
+struct Files {
+    by_path: BTreeMap<String, SimFile>,
+    /// Bytes held by pushes not yet done, counted against the total as they arrive.
+    pushing: usize,
+}
+
+impl Files {
+    /// Bytes kept and being pushed.
+    fn held(&self) -> usize {
+        self.pushing + self.by_path.values().map(|f| f.bytes.len()).sum::<usize>()
+    }
+}
+
+#[derive(Debug)]
+struct SimFile {
+    bytes: Vec<u8>,
+    /// Permission bits: `0o644` for what commands write, a push's own.
+    mode: u32,
+    /// A push's (its DONE's), in seconds since the epoch; `None` for what commands write.
+    mtime: Option<u64>,
 }
 
 /// A running command that `pkill -f` can end: its command line as `ps` shows it.
@@ -67,9 +102,11 @@ impl<C: Clock + Clone + Send> SimShell<C> {
     pub fn new(clock: C, seed: u64, profile: Profile) -> Self {
         Self {
             phone: SimPhone::new(clock, seed, profile),
-            files: Mutex::new(BTreeMap::new()),
+            files: Mutex::new(Files::default()),
+            file_limits: push::FileLimits::default(),
             jobs: Mutex::new(Vec::new()),
             next_job: AtomicU64::new(1),
+            listening: Mutex::new(BTreeMap::new()),
         }
     }
 
@@ -79,20 +116,49 @@ impl<C: Clock + Clone + Send> SimShell<C> {
     }
 
     fn read_file(&self, path: &str) -> Option<Vec<u8>> {
-        lock(&self.files).get(&normalize(path)).cloned()
+        lock(&self.files)
+            .by_path
+            .get(&normalize(path))
+            .map(|file| file.bytes.clone())
+    }
+
+    /// `f(bytes)` of a file, without copying it; `None` when there is no such file.
+    fn with_file<R>(&self, path: &str, f: impl FnOnce(&[u8]) -> R) -> Option<R> {
+        lock(&self.files)
+            .by_path
+            .get(&normalize(path))
+            .map(|file| f(&file.bytes))
+    }
+
+    fn stat_file(&self, path: &str) -> Option<FileStat> {
+        lock(&self.files)
+            .by_path
+            .get(&normalize(path))
+            .map(|file| FileStat {
+                mode: file.mode,
+                size: file.bytes.len() as u64,
+                mtime: file.mtime,
+            })
     }
 
     fn write_file(&self, path: &str, bytes: &[u8], append: bool) {
         let mut files = lock(&self.files);
-        let file = files.entry(normalize(path)).or_default();
+        let file = files
+            .by_path
+            .entry(normalize(path))
+            .or_insert_with(|| SimFile {
+                bytes: Vec::new(),
+                mode: 0o644,
+                mtime: None,
+            });
         if !append {
-            file.clear();
+            file.bytes.clear();
         }
-        file.extend_from_slice(bytes);
+        file.bytes.extend_from_slice(bytes);
     }
 
     fn remove_file(&self, path: &str) -> bool {
-        lock(&self.files).remove(&normalize(path)).is_some()
+        lock(&self.files).by_path.remove(&normalize(path)).is_some()
     }
 
     /// The files under `dir`, by name.
@@ -100,6 +166,7 @@ impl<C: Clock + Clone + Send> SimShell<C> {
         let dir = normalize(dir);
         let prefix = format!("{}/", dir.trim_end_matches('/'));
         lock(&self.files)
+            .by_path
             .keys()
             .filter_map(|path| path.strip_prefix(&prefix))
             .map(|name| name.split('/').next().unwrap_or(name).to_owned())
@@ -150,9 +217,17 @@ impl<C: Clock + Clone + Send> SimShell<C> {
             if skip {
                 continue;
             }
+            // Every command of a pipe starts at once: each sees the status before it.
+            let before = status;
             let mut stdin = Vec::new();
             let last = pipeline.commands.len().saturating_sub(1);
             for (k, command) in pipeline.commands.iter().enumerate() {
+                let words: Vec<String> = command.words.iter().map(|w| w.expand(before)).collect();
+                let env: Vec<(String, String)> = command
+                    .env
+                    .iter()
+                    .map(|(name, value)| (name.clone(), value.expand(before)))
+                    .collect();
                 let mut io = Io {
                     caller: &mut *out,
                     stdin: std::mem::take(&mut stdin),
@@ -162,7 +237,7 @@ impl<C: Clock + Clone + Send> SimShell<C> {
                     pipe: Vec::new(),
                     files: Vec::new(),
                 };
-                status = match commands::run(self, &command.words, &mut io) {
+                status = match commands::run(self, &words, &env, &mut io) {
                     Ran::Status(status) => status,
                     Ran::Exit(status) => {
                         self.flush(&mut io);
@@ -287,5 +362,18 @@ impl<C: Clock + Clone + Send + Sync + 'static> Backend for SimShell<C> {
 
     fn file(&self, path: &str) -> Option<Vec<u8>> {
         self.read_file(path)
+    }
+
+    fn stat(&self, path: &str) -> Option<FileStat> {
+        self.stat_file(path)
+    }
+
+    fn push(&self, path: &str, mode: u32) -> Result<Box<dyn PushedFile + '_>, String> {
+        let pending = push::start(self, path, mode)?;
+        Ok(Box::new(pending))
+    }
+
+    fn open_socket(&self, destination: &SocketName) -> Option<Box<dyn DeviceSocket + '_>> {
+        server::open_socket(self, destination)
     }
 }

@@ -4,6 +4,7 @@
 
 use super::{Io, SimShell};
 use crate::device::Device;
+use crate::device::helper_wire::PORTAL_PACKAGE;
 use crate::device::sim::{Event, Sim};
 use crate::stability::Clock;
 
@@ -76,12 +77,18 @@ pub(super) fn run<C: Clock + Clone + Send>(
     io: &mut Io<'_>,
 ) -> u8 {
     let phone = &shell.phone;
+    // Apps installed on the sim besides its own (droidrun's Portal).
+    let installed: Vec<&str> = shell
+        .portal_installed()
+        .then_some(PORTAL_PACKAGE)
+        .into_iter()
+        .collect();
     match name {
         "monkey" => phone.java(|sim| monkey(sim, args, io)),
         _ => phone.native(|sim| match name {
             "wm" => wm(sim, args, io),
             "dumpsys" => dumpsys(sim, args, io),
-            "pm" => pm(sim, args, io),
+            "pm" => pm(sim, &installed, args, io),
             "am" => am(sim, args, io),
             _ => getprop(args, io),
         }),
@@ -171,7 +178,14 @@ fn dumpsys<C: Clock + Clone + Send>(sim: &mut Sim<C>, args: &[&str], io: &mut Io
     }
 }
 
-fn pm<C: Clock + Clone + Send>(sim: &mut Sim<C>, args: &[&str], io: &mut Io<'_>) -> u8 {
+fn pm<C: Clock + Clone + Send>(
+    sim: &mut Sim<C>,
+    installed: &[&str],
+    args: &[&str],
+    io: &mut Io<'_>,
+) -> u8 {
+    let mut packages = sim.packages().unwrap_or_default();
+    packages.extend(installed.iter().map(|p| (*p).to_owned()));
     match args {
         ["list", "packages", rest @ ..] => {
             let filter = rest
@@ -179,20 +193,14 @@ fn pm<C: Clock + Clone + Send>(sim: &mut Sim<C>, args: &[&str], io: &mut Io<'_>)
                 .find(|a| !a.starts_with('-'))
                 .copied()
                 .unwrap_or("");
-            for package in sim.packages().unwrap_or_default() {
+            for package in &packages {
                 if package.contains(filter) {
                     io.say(&format!("package:{package}\n"));
                 }
             }
             0
         }
-        ["path", package]
-            if sim
-                .packages()
-                .unwrap_or_default()
-                .iter()
-                .any(|p| p == package) =>
-        {
+        ["path", package] if packages.iter().any(|p| p == package) => {
             io.say(&format!("package:/data/app/{package}/base.apk\n"));
             0
         }

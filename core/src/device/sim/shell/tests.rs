@@ -7,6 +7,7 @@ use std::time::Duration;
 use super::*;
 use crate::device::adb::shell::{DumpOutput, clean_dump, parse_orientation};
 use crate::device::adb_output::{parse_event, parse_packages, parse_wm_size};
+use crate::device::adbd::SocketName;
 use crate::device::sim::phone::UiClient;
 use crate::stability::{RealClock, VirtualClock};
 
@@ -339,4 +340,248 @@ fn pkill_ends_a_dump_waiting_on_a_screen_that_never_settles() {
         assert_eq!((status, out.as_str()), (143, ""));
     });
     assert_eq!(run(&shell, "pkill -f nothing-runs").0, 1);
+}
+
+/// Pushes `bytes` to `path` as the sync protocol does, in 4 KiB chunks.
+fn push(shell: &SimShell<impl Clock + Clone + Send + Sync + 'static>, path: &str, bytes: &[u8]) {
+    let mut file = shell.push(path, 0o777).expect("the push starts");
+    for chunk in bytes.chunks(4096) {
+        file.write(chunk).expect("the chunk is taken");
+    }
+    file.finish(0x6600_0000).expect("the push is kept");
+}
+
+const JAR: &str = "/data/local/tmp/u2.jar";
+const LAUNCH: &str = "CLASSPATH=/data/local/tmp/u2.jar app_process / com.wetest.uia2.Main -p 9008";
+
+#[test]
+fn md5sum_prints_as_toybox_does_and_fails_on_a_missing_file() {
+    let shell = shell();
+    assert_eq!(
+        run(&shell, &format!("toybox md5sum {JAR}")),
+        (
+            1,
+            String::new(),
+            format!("md5sum: {JAR}: No such file or directory\n")
+        )
+    );
+    push(&shell, JAR, b"hello\n");
+    // `md5sum` of "hello\n", as any md5sum prints it.
+    let line = format!("b1946ac92492d2347c6235b4d2611184  {JAR}\n");
+    for command in ["toybox md5sum", "md5sum", "md5"] {
+        assert_eq!(
+            run(&shell, &format!("{command} {JAR}")),
+            (0, line.clone(), String::new()),
+            "{command}"
+        );
+    }
+    assert_eq!(
+        run(&shell, "echo hello | md5sum").1,
+        "b1946ac92492d2347c6235b4d2611184  -\n"
+    );
+    assert_eq!(
+        run(&shell, "md5 /nope").2,
+        "could not open /nope, No such file or directory\n"
+    );
+    assert_eq!(run(&shell, "toybox nope").0, 127);
+    // The file as pushed: its mode and size.
+    let stat = shell.stat(JAR).unwrap();
+    assert_eq!(
+        (stat.mode, stat.size, stat.mtime),
+        (0o777, 6, Some(0x6600_0000))
+    );
+}
+
+#[test]
+fn the_status_expands_where_adbutils_reads_it() {
+    let shell = shell();
+    // adbutils' shell2: the command, then `; echo X4EXIT:$?`.
+    for (line, said) in [
+        ("toybox md5sum /nope; echo X4EXIT:$?", "X4EXIT:1\n"),
+        ("true; echo X4EXIT:$?", "X4EXIT:0\n"),
+        ("nope; echo X4EXIT:$?", "X4EXIT:127\n"),
+        ("input tap ten 5; echo X4EXIT:$?", "X4EXIT:255\n"),
+        ("echo X4EXIT:$?", "X4EXIT:0\n"),
+        ("false; echo \"[$?]\" '$?'; echo $?", "[1] $?\n0\n"),
+        // A pipe's commands all see the status before it.
+        ("false; true | echo $?", "1\n"),
+        ("A=1; echo $?", "0\n"),
+    ] {
+        let (_, out, _) = run(&shell, line);
+        assert!(out.ends_with(said), "{line}: {out:?}");
+    }
+}
+
+#[test]
+fn app_process_aborts_on_a_class_it_cannot_load() {
+    let shell = shell();
+    // No jar yet, then another class, then no CLASSPATH: Android 14 aborts each.
+    push(&shell, "/data/local/tmp/other.jar", b"PK");
+    for line in [
+        LAUNCH,
+        "CLASSPATH=/data/local/tmp/other.jar app_process / com.genymobile.scrcpy.Server 2.4",
+        "app_process / com.wetest.uia2.Main",
+    ] {
+        assert_eq!(
+            run(&shell, line),
+            (134, String::new(), "Aborted\n".into()),
+            "{line}"
+        );
+    }
+    assert_eq!(shell.phone().ui_client(), None);
+    // What is set before a command is for it alone.
+    push(&shell, JAR, b"PK");
+    assert_eq!(
+        run(
+            &shell,
+            "CLASSPATH=/data/local/tmp/u2.jar true; app_process / com.wetest.uia2.Main"
+        )
+        .0,
+        134
+    );
+}
+
+/// Starts uiautomator2's server on a thread, as uiautomator2 does; returns once it
+/// listens.
+fn start_u2<'s>(
+    scope: &'s std::thread::Scope<'s, '_>,
+    shell: &'s SimShell<RealClock>,
+    stream: &Shared,
+) -> std::thread::ScopedJoinHandle<'s, u8> {
+    let mut output = stream.clone();
+    let server = scope.spawn(move || shell.run(LAUNCH, &mut output));
+    while !String::from_utf8_lossy(&lock(&stream.out)).contains("listening on *:9008") {
+        std::thread::yield_now();
+    }
+    server
+}
+
+#[test]
+fn the_u2_server_holds_ui_automation_and_its_port_until_its_stream_closes() {
+    let shell = SimShell::new(RealClock::new(), 3, Profile::Instant);
+    push(&shell, JAR, b"PK\x03\x04");
+    assert!(shell.open_socket(&SocketName::Tcp(9008)).is_none());
+    let stream = Shared::default();
+    let shell = &shell;
+    std::thread::scope(|scope| {
+        let server = start_u2(scope, shell, &stream);
+        assert_eq!(shell.phone().ui_client(), Some(UiClient::Helper));
+        assert_eq!(
+            String::from_utf8_lossy(&lock(&stream.out)),
+            "[server] INFO: [UiAutomator2Server] Starting Server\n\
+             [server] INFO: http server listening on *:9008\n"
+        );
+        assert!(shell.open_socket(&SocketName::Tcp(9008)).is_some());
+        assert!(shell.open_socket(&SocketName::Tcp(9009)).is_none());
+        assert!(
+            shell
+                .open_socket(&SocketName::LocalAbstract("9008".into()))
+                .is_none()
+        );
+        // The stock dump and a second server find UiAutomation taken.
+        let (status, _, refused) = run(shell, "uiautomator dump /dev/tty");
+        assert_eq!(status, 1);
+        assert!(
+            refused.contains("already registered! (held by the uiautomator2 server)"),
+            "{refused}"
+        );
+        assert_eq!(
+            run(shell, LAUNCH),
+            (
+                1,
+                "[server] INFO: [UiAutomator2Server] Starting Server\n".into(),
+                "java.lang.IllegalStateException: UiAutomationService android.accessibilityservice.IAccessibilityServiceClient$Stub$Proxy@5deffd5already registered!\n".into()
+            )
+        );
+        // uiautomator2 stops it by closing the stream.
+        stream.closed.store(true, Ordering::SeqCst);
+        assert_eq!(server.join().unwrap(), 129);
+    });
+    assert_eq!(shell.phone().ui_client(), None);
+    assert!(shell.open_socket(&SocketName::Tcp(9008)).is_none());
+    assert_eq!(run(shell, "uiautomator dump /dev/tty").0, 0, "free again");
+}
+
+#[test]
+fn pkill_ends_the_u2_server_and_what_it_held() {
+    let shell = SimShell::new(RealClock::new(), 3, Profile::Instant);
+    push(&shell, JAR, b"PK\x03\x04");
+    let stream = Shared::default();
+    let shell = &shell;
+    std::thread::scope(|scope| {
+        let server = start_u2(scope, shell, &stream);
+        let mut socket = shell.open_socket(&SocketName::Tcp(9008)).unwrap();
+        let (pong, close) = socket.received(b"GET /ping HTTP/1.1\r\n\r\n");
+        assert!(pong.ends_with(b"\r\n\r\npong") && !close, "{pong:?}");
+        assert_eq!(run(shell, "pkill -f com.wetest.uia2").0, 0);
+        assert_eq!(server.join().unwrap(), 143);
+        // A connection made before: reset at its next use.
+        assert_eq!(
+            socket.received(b"GET /ping HTTP/1.1\r\n\r\n"),
+            (Vec::new(), true)
+        );
+    });
+    assert_eq!(shell.phone().ui_client(), None);
+    assert!(shell.open_socket(&SocketName::Tcp(9008)).is_none());
+    assert_eq!(run(shell, "pkill -f com.wetest.uia2").0, 1);
+    // Nor can it start while `uiautomator events` holds UiAutomation.
+    let events = Shared::default();
+    std::thread::scope(|scope| {
+        let mut output = events.clone();
+        let running = scope.spawn(move || shell.run("uiautomator events", &mut output));
+        while shell.phone().ui_client() != Some(UiClient::Events) {
+            std::thread::yield_now();
+        }
+        let (status, _, err) = run(shell, LAUNCH);
+        assert_eq!(status, 1);
+        assert!(err.ends_with("already registered!\n"), "{err}");
+        events.closed.store(true, Ordering::SeqCst);
+        running.join().unwrap();
+    });
+}
+
+#[test]
+fn pushes_are_bounded_a_file_and_in_all() {
+    let mut shell = shell();
+    shell.file_limits = push::FileLimits {
+        file: 10_000,
+        total: 25_000,
+    };
+    let refused = |shell: &SimShell<VirtualClock>, path: &str, len: usize| {
+        let mut file = shell.push(path, 0o644).unwrap();
+        let why = (0..len)
+            .step_by(4096)
+            .find_map(|at| file.write(&vec![1; 4096.min(len - at)]).err());
+        match why {
+            Some(why) => why,
+            None => {
+                file.finish(1).unwrap();
+                String::new()
+            }
+        }
+    };
+    let too_big = refused(&shell, "/sdcard/big", 10_001);
+    assert!(
+        too_big.contains("File too large") && too_big.contains("push a smaller file"),
+        "{too_big}"
+    );
+    assert_eq!(shell.file("/sdcard/big"), None);
+    assert_eq!(refused(&shell, "/sdcard/a", 10_000), "");
+    assert_eq!(refused(&shell, "/sdcard/b", 10_000), "");
+    // Two pushes under way count together, and a dropped one gives its bytes back.
+    let mut first = shell.push("/sdcard/c", 0o644).unwrap();
+    first.write(&[0; 3000]).unwrap();
+    let full = refused(&shell, "/sdcard/d", 3000);
+    assert!(
+        full.contains("No space left on device") && full.contains("adb shell rm"),
+        "{full}"
+    );
+    drop(first);
+    assert_eq!(refused(&shell, "/sdcard/d", 5000), "");
+    // Pushing over a file replaces it, rm frees its room.
+    assert_eq!(refused(&shell, "/sdcard/a", 5000), "");
+    assert_eq!(shell.stat("/sdcard/a").unwrap().size, 5000);
+    run(&shell, "rm /sdcard/b");
+    assert_eq!(refused(&shell, "/sdcard/e", 10_000), "");
+    assert!(shell.push("/sdcard/", 0o644).is_err());
 }

@@ -1,0 +1,3 @@
+//! The ways a device reads its screen, named where devices are: see [`crate::stability::look`].
+
+pub use crate::stability::look::*;

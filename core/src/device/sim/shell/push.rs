@@ -1,0 +1,104 @@
+//! Files pushed into the sim's memory (`adb push`, uiautomator2's `u2.jar`), bounded a
+//! file and in all: each chunk is counted as it arrives, against the file's limit and
+//! against everything kept and being pushed, so no push holds more than the limits
+//! allow, however many run at once. A push that stops midway keeps nothing.
+
+use super::{SimFile, SimShell, lock, normalize};
+use crate::device::adbd::PushedFile;
+
+/// How much the sim keeps from pushes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct FileLimits {
+    /// The most one pushed file may hold.
+    pub(super) file: usize,
+    /// The most all files together may hold, pushes under way included.
+    pub(super) total: usize,
+}
+
+impl Default for FileLimits {
+    fn default() -> Self {
+        Self {
+            file: 64 << 20,
+            total: 256 << 20,
+        }
+    }
+}
+
+/// A push under way: its bytes so far, held against the total until it is kept or dropped.
+#[derive(Debug)]
+pub(super) struct Pending<'a, C> {
+    shell: &'a SimShell<C>,
+    path: String,
+    mode: u32,
+    bytes: Vec<u8>,
+}
+
+/// Starts a push to `path`. As adbd, a file already there goes first: a push that fails
+/// leaves none.
+pub(super) fn start<'a, C>(
+    shell: &'a SimShell<C>,
+    path: &str,
+    mode: u32,
+) -> Result<Pending<'a, C>, String> {
+    let path = normalize(path);
+    if !path.starts_with('/') || path.ends_with('/') {
+        return Err(format!(
+            "couldn't create file: Is a directory: push to a file's absolute path, not {path:?}"
+        ));
+    }
+    lock(&shell.files).by_path.remove(&path);
+    Ok(Pending {
+        shell,
+        path,
+        mode,
+        bytes: Vec::new(),
+    })
+}
+
+impl<C> PushedFile for Pending<'_, C> {
+    fn write(&mut self, bytes: &[u8]) -> Result<(), String> {
+        let limits = self.shell.file_limits;
+        if self.bytes.len() + bytes.len() > limits.file {
+            return Err(format!(
+                "write failed: File too large: the sim keeps pushed files of up to {} MiB; \
+                 push a smaller file",
+                limits.file >> 20
+            ));
+        }
+        let mut files = lock(&self.shell.files);
+        if files.held() + bytes.len() > limits.total {
+            return Err(format!(
+                "write failed: No space left on device: the sim keeps at most {} MiB of files \
+                 in memory; remove some (`adb shell rm FILE`) or restart the sim, then push \
+                 again",
+                limits.total >> 20
+            ));
+        }
+        files.pushing += bytes.len();
+        drop(files);
+        self.bytes.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    fn finish(mut self: Box<Self>, mtime: u64) -> Result<(), String> {
+        let bytes = std::mem::take(&mut self.bytes);
+        let mut files = lock(&self.shell.files);
+        files.pushing -= bytes.len();
+        let file = SimFile {
+            bytes,
+            mode: self.mode,
+            mtime: Some(mtime),
+        };
+        files.by_path.insert(self.path.clone(), file);
+        Ok(())
+    }
+}
+
+impl<C> Drop for Pending<'_, C> {
+    /// What an unfinished push held is given back.
+    fn drop(&mut self) {
+        if !self.bytes.is_empty() {
+            lock(&self.shell.files).pushing -= self.bytes.len();
+        }
+    }
+}
