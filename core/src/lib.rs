@@ -25,7 +25,7 @@
 //! | feature | brings | dependencies |
 //! |---|---|---|
 //! | `tokens` | `tokens` (BPE token counts), `report` (`Stats`), `inspect` (the workbench's view of a dump, line and tree diffs) | `tiktoken-rs`, `similar` |
-//! | `device` | `device` (the `Device` trait, ADB, the simulated phone, the ADB device side), `session` (the agent runtime) | `image`, `ab_glyph`, `epaint_default_fonts` (the sim's screenshots) |
+//! | `device` | `device` (the `Device` trait, ADB, the simulated phone, the ADB device side), `session` (the agent runtime) | `image`, `ab_glyph`, `epaint_default_fonts` (the sim's screenshots), `md-5` (the sim's `md5sum`, which uiautomator2 checks its jar with) |
 //! | `recording` | `recording` (the recording format, reader and writer), `forensics` (stale-action review); with `tokens`, `reprune` (a whole recording re-pruned under new rules) | none of its own |
 //! | `replay` | `replay`: how a replayed step compares with its recording (targets found again by identity, volatile text ignored, verdicts, JUnit XML) | `recording`, `regex` |
 //! | `ocr` | `ocr`: text lines read from a screenshot by the `tesseract` command (found at run time, not linked) | `image` |
