@@ -1,8 +1,8 @@
 //! `runs_ui`: one step of a run beside the same step of the recording it replays: the
 //! verdict in a sentence; the two screens after it side by side (original | run), what
 //! disappeared outlined on the original and what appeared on the run; the tree diff
-//! between them as the verdict read it; how each call ended, settled (the settle bar) and
-//! what it cost in tokens.
+//! between them as the verdict read it; how each call ended, settled (the settle bar, and
+//! the way its screen was read) and what it cost in tokens.
 
 use std::time::Duration;
 
@@ -190,7 +190,8 @@ fn facts_ui(ui: &mut egui::Ui, row: Row<'_>, judged: Option<&Judged>) {
         });
 }
 
-/// A step's settle bar and total, flagged when much slower than the original's.
+/// A step's settle bar and total, the way its screen was read (`u2`, `stock`, …), flagged
+/// when much slower than the original's.
 fn settle_cell_ui(ui: &mut egui::Ui, step: Option<StepRef<'_>>, slower: bool) {
     let Some(settle) = step.and_then(|s| settle_of(s.step)) else {
         ui.weak("no wait");
@@ -199,6 +200,9 @@ fn settle_cell_ui(ui: &mut egui::Ui, step: Option<StepRef<'_>>, slower: bool) {
     ui.horizontal(|ui| {
         settle_bar_ui(ui, &settle, BAR_WIDTH);
         ui.label(format!("{} ms", settle.total.as_millis()));
+        if let Some(look) = &settle.look {
+            ui.weak(look.backend.name()).on_hover_text(look.sentence());
+        }
         if slower {
             ui.colored_label(colors::AMBER, "much slower");
         }

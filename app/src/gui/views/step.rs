@@ -1,6 +1,7 @@
-//! The step pane of a recording: what the call asked, how it ended, how the screen settled,
-//! the versions it met and its result text, its forensics review, and for a command sent
-//! through `tapscope proxy` its adb facts; previous / next and a list of every step.
+//! The step pane of a recording: what the call asked, how it ended, how the screen settled
+//! and was read, the versions it met and its result text, its forensics review, and for a
+//! command sent through `tapscope proxy` its adb facts; previous / next and a list of every
+//! step.
 
 use egui::{Color32, RichText};
 use serde_json::Value;
@@ -8,6 +9,7 @@ use tapscope_core::recording::{Actor, Landed, ScreenRef, Step, StepOutcome};
 
 use super::adb::adb_ui;
 use super::forensics::forensics_ui;
+use super::look::{look_of, look_ui};
 use super::{colors, line_rows_ui};
 use crate::gui::recording::{Side, StepRef};
 
@@ -172,6 +174,16 @@ fn facts_ui(ui: &mut egui::Ui, info: StepRef<'_>) {
                     ui.label("settle");
                     settle_ui(ui, step.settle.as_ref());
                     ui.end_row();
+                    if let Some(look) = look_of(step.settle.as_ref()) {
+                        ui.label("look");
+                        match look {
+                            Ok(look) => look_ui(ui, &look),
+                            Err(_) => {
+                                ui.weak("recorded in a form this build does not read");
+                            }
+                        }
+                        ui.end_row();
+                    }
                     let bottomed = if step.bottomed_out {
                         "yes: the scroll found the end of its list"
                     } else {

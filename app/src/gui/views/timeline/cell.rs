@@ -74,20 +74,28 @@ impl Cell<'_> {
         Some(self.step.after.as_ref()?.pruned_tokens)
     }
 
-    /// The step, its settle timing and its tokens, a line each.
+    /// The step, its settle timing (and the way the screen was read) and its tokens, a line
+    /// each.
     pub fn hover_text(&self) -> String {
         let mut lines = vec![format!("step {}: {}", self.step.step, self.what())];
         if let Some(s) = self.settle() {
             let ms = |d: Option<std::time::Duration>| {
                 d.map_or_else(|| "none".to_owned(), |d| format!("{} ms", d.as_millis()))
             };
-            lines.push(format!(
+            let mut line = format!(
                 "settle: {} total · floor {} · last change {} · idle {}",
                 ms(Some(s.total)),
                 ms(Some(s.floor)),
                 ms(s.last_change),
                 ms(s.idle)
-            ));
+            );
+            if let Some(look) = s.look {
+                line.push_str(&format!(" · looked through {}", look.backend));
+                if let Some(fallback) = look.fell_back {
+                    line.push_str(&format!(" ({} failed)", fallback.from));
+                }
+            }
+            lines.push(line);
         }
         if let Some(tokens) = self.tokens() {
             lines.push(format!("{tokens} tokens in the pruned screen after"));
@@ -220,6 +228,19 @@ mod tests {
         assert_eq!(not.name(), "timeline step 1: tap, ok, not settled");
         let report = ok.settle().expect("parsed");
         assert_eq!(report.total.as_millis(), 900);
+        assert!(!ok.hover_text().contains("looked"), "{}", ok.hover_text());
+    }
+
+    #[test]
+    fn the_hover_says_the_way_the_screen_was_read_and_a_helper_that_failed() {
+        let look = r#","look":{"backend":"stock","look_ms":2100,"fell_back":{"from":"u2","why":"hung","to":"stock"}}}"#;
+        let fell_back =
+            step(&SETTLED.replace(r#""total_ms":900}"#, &format!(r#""total_ms":900{look}"#)));
+        let hover = Cell { step: &fell_back }.hover_text();
+        assert!(
+            hover.contains("idle 300 ms · looked through stock (u2 failed)"),
+            "{hover}"
+        );
     }
 
     #[test]
