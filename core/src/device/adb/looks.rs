@@ -27,6 +27,8 @@ pub(super) struct Looks {
     helpers: Vec<LookBackend>,
     /// A helper set aside since the last report, and the way used instead.
     fallback: Option<Fallback>,
+    /// Which Portal app `pm` listed, when one is among the helpers.
+    portal: Option<PortalApp>,
 }
 
 impl Looks {
@@ -36,6 +38,7 @@ impl Looks {
             choice: LookChoice::Only(LookBackend::Stock),
             helpers: Vec::new(),
             fallback: None,
+            portal: None,
         }
     }
 
@@ -63,12 +66,23 @@ impl AdbDevice {
             LookChoice::Only(helper) => vec![helper],
         };
         let mut helpers = Vec::new();
+        let mut portal = None;
         for helper in wanted {
             // Asking Portal starts a JVM on the phone: only when nothing faster answers.
             if helper == LookBackend::Portal && !helpers.is_empty() {
                 continue;
             }
-            match self.ping(helper, Instant::now() + PROBE_LIMIT) {
+            let deadline = Instant::now() + PROBE_LIMIT;
+            let answered = match helper {
+                // `pm` (a native `cmd`) lists it; whether its service is on shows at the
+                // first look (an error, then the next way), not in a `content` call of its
+                // own, which would start a JVM for nothing.
+                LookBackend::Portal => self.installed_portal(deadline).map(|app| {
+                    portal = Some(app);
+                }),
+                _ => self.ping(helper, deadline),
+            };
+            match answered {
                 Ok(()) => helpers.push(helper),
                 Err(fault) if choice == LookChoice::Only(helper) => {
                     return Err(self.not_answering(helper, fault));
@@ -80,6 +94,7 @@ impl AdbDevice {
             choice,
             helpers,
             fallback: None,
+            portal,
         };
         Ok(())
     }
@@ -135,17 +150,27 @@ impl AdbDevice {
     /// A stock dump refused because a helper that failed still holds UiAutomation: said
     /// as the helper's failure, with what to do.
     fn stuck(&mut self, busy: DeviceError) -> DeviceError {
-        match self.looks.fallback.take() {
-            Some(Fallback { from, why, .. }) => DeviceError::Helper {
-                serial: self.serial.clone(),
-                helper: from,
-                fault: why,
-                advice: format!(
-                    "it still holds UiAutomation, so stock dumps fail too: restart it (`tapscope \
-                     helper stop {from}`, then `tapscope helper start {from}`) or stop it"
-                ),
-            },
-            None => busy,
+        match self.looks.fallback {
+            Some(Fallback { from, why, .. }) if from.holds_ui_automation() => {
+                self.looks.fallback = None;
+                let restart = match from {
+                    LookBackend::U2 => format!(
+                        "restart it (`tapscope helper stop u2`, then `tapscope helper start u2 \
+                         --device {}`) or stop it",
+                        self.serial
+                    ),
+                    _ => "restart it or stop it".to_owned(),
+                };
+                DeviceError::Helper {
+                    serial: self.serial.clone(),
+                    helper: from,
+                    fault: why,
+                    advice: format!(
+                        "it still holds UiAutomation, so stock dumps fail too: {restart}"
+                    ),
+                }
+            }
+            _ => busy,
         }
     }
 
@@ -156,8 +181,6 @@ impl AdbDevice {
             LookBackend::Mobilecli => {
                 super::mobilecli::dump(self.address, &self.serial, deadline).map(drop)
             }
-            // `content` starts a JVM; `pm` (a native `cmd`) says first whether it is worth it.
-            LookBackend::Portal if !self.portal_installed(deadline) => Err(HelperFault::Absent),
             LookBackend::Portal => self.portal(PortalEndpoint::Ping, deadline).map(drop),
             LookBackend::Stock | LookBackend::Sim => Ok(()),
         }
@@ -176,8 +199,8 @@ impl AdbDevice {
         }
     }
 
-    /// Whether `pm` lists either Portal app.
-    fn portal_installed(&self, deadline: Instant) -> bool {
+    /// The Portal app `pm` lists, the current one first.
+    fn installed_portal(&self, deadline: Instant) -> Result<PortalApp, HelperFault> {
         let listed = super::server::run(
             self.address,
             &self.serial,
@@ -185,38 +208,35 @@ impl AdbDevice {
             deadline,
         );
         let Ok(super::server::Ran::Done(output)) = listed else {
-            return false;
+            return Err(HelperFault::Absent);
         };
         let listed = String::from_utf8_lossy(&output.stdout);
-        PortalApp::ALL.iter().any(|app| {
-            listed
-                .lines()
-                .any(|l| l.trim() == format!("package:{}", app.authority()))
-        })
+        PortalApp::ALL
+            .into_iter()
+            .find(|app| {
+                listed
+                    .lines()
+                    .any(|l| l.trim() == format!("package:{}", app.authority()))
+            })
+            .ok_or(HelperFault::Absent)
     }
 
-    /// Asks Portal's content provider (the current app, else the one before its rename).
+    /// Asks the content provider of the Portal app `pm` listed.
     fn portal(
         &mut self,
         endpoint: PortalEndpoint,
         deadline: Instant,
     ) -> Result<String, HelperFault> {
-        let mut fault = HelperFault::Absent;
-        for app in PortalApp::ALL {
-            let command = portal_command(PortalQuery { app, endpoint });
-            let output = match super::server::run(self.address, &self.serial, &command, deadline) {
-                Ok(super::server::Ran::Done(output)) => output,
-                Ok(super::server::Ran::TimedOut) => return Err(HelperFault::Hung),
-                Err(_) => return Err(HelperFault::Died),
-            };
-            let mut printed = output.stdout;
-            printed.extend_from_slice(&output.stderr);
-            match portal_reply(&String::from_utf8_lossy(&printed)) {
-                Err(HelperFault::Absent) => fault = HelperFault::Absent,
-                answered => return answered,
-            }
-        }
-        Err(fault)
+        let app = self.looks.portal.ok_or(HelperFault::Absent)?;
+        let command = portal_command(PortalQuery { app, endpoint });
+        let output = match super::server::run(self.address, &self.serial, &command, deadline) {
+            Ok(super::server::Ran::Done(output)) => output,
+            Ok(super::server::Ran::TimedOut) => return Err(HelperFault::Hung),
+            Err(_) => return Err(HelperFault::Died),
+        };
+        let mut printed = output.stdout;
+        printed.extend_from_slice(&output.stderr);
+        portal_reply(&String::from_utf8_lossy(&printed))
     }
 
     /// A helper asked for by name that failed, and what to do.

@@ -1,6 +1,8 @@
 //! Looks through helpers against a fake ADB server whose phone answers each device service
 //! as scripted: uiautomator2's server that answers, answers garbage, an empty tree, an
-//! error, nothing, or is not there; and the stock dump beside it.
+//! error, nothing, or is not there; mobilecli's dump server that answers or answers a
+//! JSON-RPC error; droidrun's Portal installed with its accessibility service on or off;
+//! and the stock dump beside them.
 
 use std::io::{Read, Write};
 use std::net::{Ipv4Addr, SocketAddrV4, TcpListener, TcpStream};
@@ -9,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use super::AdbDevice;
 use crate::device::host_service::read_request;
-use crate::device::http_stream::HttpStream;
+use crate::device::http_stream::{HttpStream, Message};
 use crate::device::shell_v2::{PacketId, frame};
 use crate::device::{Device, DeviceError};
 use crate::stability::Dumps;
@@ -18,6 +20,21 @@ use crate::stability::look::{Fallback, HelperFault, LookBackend, LookChoice};
 const SERIAL: &str = "emulator-5554";
 const STOCK_XML: &str = r#"<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="Stock" class="android.widget.TextView" bounds="[0,0][100,100]" /></hierarchy>"#;
 const U2_XML: &str = r#"<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation="0"><node index="0" text="Through u2" class="android.widget.TextView" bounds="[0,0][100,100]" /></hierarchy>"#;
+/// `device.dump.ui`'s `result`: one window, its root holding one text (keys as mobilecli's
+/// `UiTreeSerializer.java` writes them, abridged).
+const MOBILECLI_RESULT: &str = r#"{"hierarchy":[{"index":0,"class":"android.widget.FrameLayout","package":"com.example.mail","text":"","visible":true,"rect":{"x":0,"y":0,"width":1080,"height":2400},"children":[{"index":0,"class":"android.widget.TextView","package":"com.example.mail","text":"Through mobilecli","visible":true,"rect":{"x":48,"y":120,"width":352,"height":80}}]}]}"#;
+/// A JSON-RPC 2.0 error object (code and message are the fake's own: any error is refused).
+const MOBILECLI_ERROR: &str = r#"{"code":-32603,"message":"UiAutomation not connected"}"#;
+/// The one socket name the fake's mobilecli listens on: mobilecli 1.0.8's, the second the
+/// client tries.
+const MOBILECLI_SOCKET: &str = "localabstract:mobilecli-uidump";
+/// Portal's rows for `ping`, and for any endpoint with its accessibility service off.
+const PORTAL_PONG: &str = r#"Row: 0 result={"status":"success","result":"pong"}"#;
+const PORTAL_OFF: &str =
+    r#"Row: 0 result={"status":"error","error":"Accessibility service not available"}"#;
+/// `state_full`'s row as `content query` prints it: Portal's envelope around the active
+/// window's tree (keys as `AccessibilityTreeBuilder.kt` writes them, abridged).
+const PORTAL_STATE: &str = r#"Row: 0 result={"status":"success","result":{"a11y_tree":{"resourceId":"","className":"android.widget.FrameLayout","packageName":"com.example.mail","text":"","boundsInScreen":{"left":0,"top":0,"right":1080,"bottom":2400},"isVisibleToUser":true,"children":[{"resourceId":"","className":"android.widget.TextView","packageName":"com.example.mail","text":"Through Portal","boundsInScreen":{"left":48,"top":120,"right":400,"bottom":200},"isVisibleToUser":true,"children":[]}]},"phone_state":{"packageName":"com.example.mail"}}}"#;
 
 /// What the phone's port 9008 does with a request.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -42,10 +59,34 @@ enum Stock {
     Busy,
 }
 
+/// What mobilecli's dump server does.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Mobilecli {
+    /// Nothing listens on any of its socket names.
+    Absent,
+    /// `device.dump.ui` answers `MOBILECLI_RESULT`.
+    Dumps,
+    /// `device.dump.ui` answers a JSON-RPC error.
+    Refuses,
+}
+
+/// droidrun's Portal on the phone.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Portal {
+    /// Not installed: `pm` lists nothing, `content` finds no provider.
+    Absent,
+    /// Installed with its accessibility service on.
+    On,
+    /// Installed, its accessibility service off: every tree endpoint answers an error.
+    Off,
+}
+
 #[derive(Debug)]
 struct Phone {
     port: Mutex<Port>,
     stock: Mutex<Stock>,
+    mobilecli: Mutex<Mobilecli>,
+    portal: Mutex<Portal>,
     /// The device services opened, in order.
     opened: Mutex<Vec<String>>,
 }
@@ -59,6 +100,8 @@ fn fake_adb(port: Port, stock: Stock) -> (SocketAddrV4, Arc<Phone>) {
     let phone = Arc::new(Phone {
         port: Mutex::new(port),
         stock: Mutex::new(stock),
+        mobilecli: Mutex::new(Mobilecli::Absent),
+        portal: Mutex::new(Portal::Absent),
         opened: Mutex::new(Vec::new()),
     });
     let serving = Arc::clone(&phone);
@@ -87,23 +130,107 @@ fn serve(mut stream: TcpStream, phone: &Phone) {
     phone.opened.lock().unwrap().push(service.clone());
     if service == "tcp:9008" {
         serve_port(stream, *phone.port.lock().unwrap());
+    } else if service == MOBILECLI_SOCKET && *phone.mobilecli.lock().unwrap() != Mobilecli::Absent {
+        serve_mobilecli(stream, *phone.mobilecli.lock().unwrap());
     } else if let Some(command) = service.strip_prefix("shell,v2,raw:") {
-        let (stdout, exit) = match (*phone.stock.lock().unwrap(), command) {
-            (Stock::Dumps, c) if c.contains("uiautomator dump") => (STOCK_XML.to_owned(), 0),
-            (Stock::Busy, c) if c.contains("uiautomator dump") => (
-                "java.lang.IllegalStateException: UiAutomationService \
-                 android.accessibilityservice.IAccessibilityServiceClient$Stub$Proxy@5deffd5\
-                 already registered!\n"
-                    .to_owned(),
-                1,
-            ),
-            _ => (String::new(), 0),
-        };
+        let (stdout, stderr, exit) = shell(phone, command);
         write_okay(&mut stream);
         let mut packets = Vec::new();
         frame(PacketId::Stdout, stdout.as_bytes(), &mut packets);
+        frame(PacketId::Stderr, stderr.as_bytes(), &mut packets);
         frame(PacketId::Exit, &[exit], &mut packets);
         let _ = stream.write_all(&packets);
+    } else {
+        // Nothing listens there: the phone closes the stream, and the server says so.
+        let _ = stream.write_all(b"FAIL0006closed");
+    }
+}
+
+/// What the phone's shell prints for `command`: stdout, stderr and the exit status.
+fn shell(phone: &Phone, command: &str) -> (String, String, u8) {
+    let portal = *phone.portal.lock().unwrap();
+    match (*phone.stock.lock().unwrap(), command) {
+        (Stock::Dumps, c) if c.contains("uiautomator dump") => {
+            (STOCK_XML.to_owned(), String::new(), 0)
+        }
+        (Stock::Busy, c) if c.contains("uiautomator dump") => (
+            "java.lang.IllegalStateException: UiAutomationService \
+             android.accessibilityservice.IAccessibilityServiceClient$Stub$Proxy@5deffd5\
+             already registered!\n"
+                .to_owned(),
+            String::new(),
+            1,
+        ),
+        (_, "pm list packages portal") if portal != Portal::Absent => (
+            "package:com.mobilerun.portal\n".to_owned(),
+            String::new(),
+            0,
+        ),
+        (_, c) if c.starts_with("content query --uri 'content://") => {
+            let (authority, path) = c
+                .trim_start_matches("content query --uri 'content://")
+                .trim_end_matches('\'')
+                .split_once('/')
+                .unwrap_or_default();
+            let row = match (portal, authority, path) {
+                (Portal::Absent, ..) | (_, "com.droidrun.portal", _) => {
+                    return (
+                        String::new(),
+                        format!(
+                            "Error while accessing provider:{authority}\n\
+                             java.lang.IllegalStateException: Could not find provider: \
+                             {authority}\n"
+                        ),
+                        0,
+                    );
+                }
+                (Portal::Off, ..) => PORTAL_OFF,
+                (Portal::On, _, "ping") => PORTAL_PONG,
+                (Portal::On, _, "state_full?filter=false") => PORTAL_STATE,
+                (Portal::On, _, other) => panic!("Portal asked for {other}"),
+            };
+            (format!("{row}\n"), String::new(), 0)
+        }
+        _ => (String::new(), String::new(), 0),
+    }
+}
+
+/// mobilecli's dump server: one JSON-RPC request over HTTP, one answer, then closed.
+fn serve_mobilecli(mut stream: TcpStream, mobilecli: Mobilecli) {
+    write_okay(&mut stream);
+    let Some(request) = read_http(&mut stream) else {
+        return;
+    };
+    assert!(request.start.starts_with("POST / "), "{}", request.start);
+    let asked: serde_json::Value = serde_json::from_slice(&request.body).unwrap();
+    assert_eq!(asked["method"], "device.dump.ui", "{asked}");
+    let id = &asked["id"];
+    let body = match mobilecli {
+        Mobilecli::Dumps => format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{MOBILECLI_RESULT}}}"#),
+        Mobilecli::Refuses => format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{MOBILECLI_ERROR}}}"#),
+        Mobilecli::Absent => unreachable!("nothing listens"),
+    };
+    let _ = write!(
+        stream,
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    );
+}
+
+/// The first HTTP message read from `stream`; `None` when it ends before one.
+fn read_http(stream: &mut TcpStream) -> Option<Message> {
+    let mut requests = HttpStream::new(1 << 20);
+    let mut buffer = [0u8; 4096];
+    loop {
+        match stream.read(&mut buffer) {
+            Ok(0) | Err(_) => return None,
+            Ok(n) => {
+                if let Some(request) = requests.push(&buffer[..n]).into_iter().next() {
+                    return Some(request);
+                }
+            }
+        }
     }
 }
 
@@ -113,17 +240,8 @@ fn serve_port(mut stream: TcpStream, port: Port) {
         return;
     }
     write_okay(&mut stream);
-    let mut requests = HttpStream::new(1 << 20);
-    let mut buffer = [0u8; 4096];
-    let request = loop {
-        match stream.read(&mut buffer) {
-            Ok(0) | Err(_) => return,
-            Ok(n) => {
-                if let Some(request) = requests.push(&buffer[..n]).into_iter().next() {
-                    break request;
-                }
-            }
-        }
+    let Some(request) = read_http(&mut stream) else {
+        return;
     };
     let body = match port {
         Port::U2(_) if request.start.starts_with("GET /ping") => "pong".to_owned(),
@@ -252,4 +370,129 @@ fn a_helper_that_comes_back_while_stock_is_refused_is_looked_through_again() {
     let xml = device.dump_within(Duration::from_secs(4)).unwrap();
     assert!(xml.contains("Through u2"), "{xml}");
     assert_eq!(device.look_backend(), LookBackend::U2);
+}
+
+/// The node texts of a look's dump, parsed as a session parses it.
+fn texts(dump: &str) -> Vec<String> {
+    let tree = crate::parse::parse_str(dump).unwrap();
+    tree.nodes
+        .iter()
+        .map(|n| n.text.to_string())
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+#[test]
+fn mobilecli_is_found_where_uiautomator2_is_not_and_looked_through() {
+    let (address, phone) = fake_adb(Port::Closed, Stock::Dumps);
+    *phone.mobilecli.lock().unwrap() = Mobilecli::Dumps;
+    // Portal answers too, and is not asked: a faster helper did.
+    *phone.portal.lock().unwrap() = Portal::On;
+    let mut device = open(address, LookChoice::Auto).unwrap();
+    assert_eq!(device.look_backend(), LookBackend::Mobilecli);
+    assert_eq!(device.dumps(), Dumps::Snapshot);
+    let dump = device.dump().unwrap();
+    assert_eq!(texts(&dump), ["Through mobilecli"], "{dump}");
+    assert_eq!(device.take_fallback(), None);
+    let opened = phone.opened.lock().unwrap().clone();
+    // Its newest socket name first, then the one it listens on; no shell at all.
+    let at = |name: &str| opened.iter().position(|s| s == name);
+    assert!(
+        at("localabstract:mobilecli-server") < at(MOBILECLI_SOCKET),
+        "{opened:?}"
+    );
+    assert!(opened.iter().all(|s| !s.starts_with("shell")), "{opened:?}");
+}
+
+#[test]
+fn mobilecli_asked_for_by_name_on_a_phone_without_it_is_an_error_saying_what_to_do() {
+    let (address, phone) = fake_adb(Port::U2(U2_XML), Stock::Dumps);
+    let err = open(address, LookChoice::Only(LookBackend::Mobilecli)).unwrap_err();
+    let said = err.to_string();
+    assert!(
+        said.starts_with("mobilecli's dump server on emulator-5554 is not running: "),
+        "{said}"
+    );
+    assert!(said.contains("start mobilecli's dump server"), "{said}");
+    // Every name it has listened on was tried, and no other helper.
+    let opened = phone.opened.lock().unwrap().clone();
+    for name in crate::device::helper_wire::MOBILECLI_SERVICES {
+        assert!(opened.iter().any(|s| s == name), "{name}: {opened:?}");
+    }
+    assert!(!opened.contains(&"tcp:9008".to_owned()), "{opened:?}");
+}
+
+#[test]
+fn mobilecli_answering_an_error_falls_back_to_the_stock_dump_and_says_so_once() {
+    let (address, phone) = fake_adb(Port::Closed, Stock::Dumps);
+    *phone.mobilecli.lock().unwrap() = Mobilecli::Dumps;
+    let mut device = open(address, LookChoice::Auto).unwrap();
+    assert_eq!(device.look_backend(), LookBackend::Mobilecli);
+    *phone.mobilecli.lock().unwrap() = Mobilecli::Refuses;
+    let xml = device.dump_within(Duration::from_secs(4)).unwrap();
+    assert!(xml.contains("Stock"), "{xml}");
+    assert_eq!(
+        device.take_fallback(),
+        Some(Fallback {
+            from: LookBackend::Mobilecli,
+            why: HelperFault::Refused,
+            to: LookBackend::Stock,
+        })
+    );
+    assert_eq!(device.look_backend(), LookBackend::Stock);
+    assert!(device.dump().unwrap().contains("Stock"));
+    assert_eq!(device.take_fallback(), None);
+}
+
+#[test]
+fn portal_is_looked_through_when_no_faster_helper_answers() {
+    let (address, phone) = fake_adb(Port::Closed, Stock::Dumps);
+    *phone.portal.lock().unwrap() = Portal::On;
+    let mut device = open(address, LookChoice::Auto).unwrap();
+    assert_eq!(device.look_backend(), LookBackend::Portal);
+    assert_eq!(device.dumps(), Dumps::Snapshot);
+    let dump = device.dump().unwrap();
+    assert_eq!(texts(&dump), ["Through Portal"], "{dump}");
+    let opened = phone.opened.lock().unwrap().clone();
+    let shells: Vec<&str> = opened
+        .iter()
+        .filter_map(|s| s.strip_prefix("shell,v2,raw:"))
+        .collect();
+    // `pm` (no JVM), then Portal's state: no `content` call of its own to probe it, and
+    // never a stock dump.
+    assert_eq!(
+        shells,
+        [
+            "pm list packages portal",
+            "content query --uri 'content://com.mobilerun.portal/state_full?filter=false'",
+        ],
+        "{opened:?}"
+    );
+}
+
+#[test]
+fn portal_with_its_service_off_falls_back_once_and_is_named_when_asked_for() {
+    let (address, phone) = fake_adb(Port::Closed, Stock::Dumps);
+    *phone.portal.lock().unwrap() = Portal::Off;
+    let mut device = open(address, LookChoice::Auto).unwrap();
+    // Installed, so tried: its first look says the service is off, and stock looks.
+    assert_eq!(device.look_backend(), LookBackend::Portal);
+    assert!(device.dump().unwrap().contains("Stock"));
+    assert_eq!(
+        device.take_fallback(),
+        Some(Fallback {
+            from: LookBackend::Portal,
+            why: HelperFault::Refused,
+            to: LookBackend::Stock,
+        })
+    );
+    assert_eq!(device.look_backend(), LookBackend::Stock);
+
+    let mut asked = open(address, LookChoice::Only(LookBackend::Portal)).unwrap();
+    let said = asked.dump().unwrap_err().to_string();
+    assert!(
+        said.starts_with("droidrun's Portal on emulator-5554 answered an error: "),
+        "{said}"
+    );
+    assert!(said.contains("enable its accessibility service"), "{said}");
 }

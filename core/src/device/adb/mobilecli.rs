@@ -2,8 +2,7 @@
 //! names it has listened on (`device::helper_wire::MOBILECLI_SERVICES`), one JSON-RPC
 //! `device.dump.ui` over HTTP, the answer read whole before a deadline.
 
-use std::io::{ErrorKind, Read, Write};
-use std::net::{Shutdown, SocketAddrV4};
+use std::net::SocketAddrV4;
 use std::time::Instant;
 
 use super::socket;
@@ -40,33 +39,16 @@ fn dump_at(
     service: &str,
     deadline: Instant,
 ) -> Result<String, HelperFault> {
-    let mut stream = socket::open(address, serial, service, deadline)?;
-    stream
-        .write_all(&mobilecli_request(1))
-        .map_err(|_| HelperFault::Died)?;
+    let stream = socket::open(address, serial, service, deadline)?;
     let mut answer = Vec::new();
-    let mut buffer = vec![0u8; 64 * 1024];
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            let _ = stream.shutdown(Shutdown::Both);
-            return Err(HelperFault::Hung);
-        }
-        stream
-            .set_read_timeout(Some(left))
-            .map_err(|_| HelperFault::Died)?;
-        match stream.read(&mut buffer) {
-            Ok(0) => return Err(HelperFault::Died),
-            Ok(n) => answer.extend_from_slice(&buffer[..n]),
-            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => continue,
-            Err(_) => return Err(HelperFault::Died),
-        }
+    socket::exchange(stream, &mobilecli_request(1), deadline, |bytes| {
+        answer.extend_from_slice(bytes);
         if answer.len() > MAX_ANSWER {
             return Err(HelperFault::Garbage);
         }
-        if let MobilecliReply::Complete { dump, .. } = mobilecli_reply(&answer)? {
-            let _ = stream.shutdown(Shutdown::Both);
-            return Ok(dump);
-        }
-    }
+        Ok(match mobilecli_reply(&answer)? {
+            MobilecliReply::Complete { dump, .. } => Some(dump),
+            MobilecliReply::Incomplete => None,
+        })
+    })
 }

@@ -3,8 +3,7 @@
 //! `POST /jsonrpc/0`), the answer read whole before a deadline. Every way it can fail is
 //! a [`HelperFault`].
 
-use std::io::{ErrorKind, Read, Write};
-use std::net::{Shutdown, SocketAddrV4};
+use std::net::SocketAddrV4;
 use std::time::Instant;
 
 use super::socket;
@@ -89,36 +88,16 @@ fn exchange(
     request: &[u8],
     deadline: Instant,
 ) -> Result<Message, HelperFault> {
-    let mut stream = socket::open(address, serial, &format!("tcp:{PORT}"), deadline)?;
-    stream.write_all(request).map_err(|_| HelperFault::Died)?;
+    let stream = socket::open(address, serial, &format!("tcp:{PORT}"), deadline)?;
     let mut answers = HttpStream::new(MAX_ANSWER);
-    let mut buffer = vec![0u8; 64 * 1024];
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            let _ = stream.shutdown(Shutdown::Both);
-            return Err(HelperFault::Hung);
+    socket::exchange(stream, request, deadline, |bytes| {
+        match answers.push(bytes).into_iter().next() {
+            Some(answer) if answer.body_len > answer.body.len() as u64 => Err(HelperFault::Garbage),
+            Some(answer) => Ok(Some(answer)),
+            None if answers.lost() => Err(HelperFault::NotTheHelper),
+            None => Ok(None),
         }
-        stream
-            .set_read_timeout(Some(left))
-            .map_err(|_| HelperFault::Died)?;
-        let n = match stream.read(&mut buffer) {
-            Ok(0) => return Err(HelperFault::Died),
-            Ok(n) => n,
-            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => continue,
-            Err(_) => return Err(HelperFault::Died),
-        };
-        if let Some(answer) = answers.push(&buffer[..n]).into_iter().next() {
-            let _ = stream.shutdown(Shutdown::Both);
-            if answer.body_len > answer.body.len() as u64 {
-                return Err(HelperFault::Garbage);
-            }
-            return Ok(answer);
-        }
-        if answers.lost() {
-            return Err(HelperFault::NotTheHelper);
-        }
-    }
+    })
 }
 
 #[cfg(test)]
