@@ -276,14 +276,6 @@ impl<C: Clock + Clone + Send> SimPhone<C> {
         self.look
     }
 
-    /// uiautomator2's `dumpWindowHierarchy(false, 50)` as its server answers it: the
-    /// request's way there, the screen at that moment (mid-animation frames included),
-    /// its serialization and the way back, each at the profile's cost.
-    pub fn u2_dump(&self) -> String {
-        self.pay_u2_request();
-        super::u2::dump(self, false, 50, false)
-    }
-
     /// One request to uiautomator2's server and its answer, at the profile's cost.
     pub(super) fn pay_u2_request(&self) {
         let cost = self.costs().u2_request();

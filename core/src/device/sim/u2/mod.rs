@@ -99,6 +99,16 @@ fn serve<C: Clock + Clone + Send>(phone: &SimPhone<C>, request: &Request) -> Res
     }
 }
 
+impl<C: Clock + Clone + Send> SimPhone<C> {
+    /// uiautomator2's `dumpWindowHierarchy(false, 50)` as its server answers it: the
+    /// request's way there, the screen at that moment (mid-animation frames included),
+    /// its serialization and the way back, each at the profile's cost.
+    pub fn u2_dump(&self) -> String {
+        self.pay_u2_request();
+        dump(self, false, 50, false)
+    }
+}
+
 /// `dumpWindowHierarchy(compressed, max_depth, active_only)`: the screen at this moment
 /// and the server's serialization of it (its cost paid). `compressed` drops nothing on
 /// the sim: every node it shows is important for accessibility.
