@@ -77,7 +77,7 @@ pub fn inputs(line: &str) -> Vec<Input> {
         .iter()
         .flat_map(|pipeline| &pipeline.commands)
         .filter_map(|command| {
-            // A word that expands (`$?`) means nothing until the phone runs it.
+            // A word that expands (`$?`, `$X`) means nothing until the phone runs it.
             let words: Option<Vec<&str>> = command.words.iter().map(|w| w.literal()).collect();
             // `VAR=value cmd` (its `env`), `exec cmd`: the command is what follows.
             let words: Vec<&str> = words?.into_iter().skip_while(|w| *w == "exec").collect();
@@ -289,6 +289,10 @@ mod tests {
             (
                 "input tap $? 6; input keyevent 4",
                 vec![Input::Keys(vec!["4".into()])],
+            ),
+            (
+                "X=5; input tap $X 6; input tap \"${X}\" 7; input tap '$X' 8; input text A",
+                vec![Input::Text("A".into())],
             ),
             ("uiautomator dump /dev/tty", vec![]),
             ("input tap x y", vec![]),

@@ -1,10 +1,18 @@
 //! The part of a phone's shell (mksh) that agent frameworks' command lines use: words
 //! with quotes and backslashes, `NAME=value` assignments before a command (its
 //! environment alone), `;`, `&&` and `||`, pipes, and the redirections `>`, `>>`, `2>`
-//! and `2>&1`. One expansion is made, at run time: `$?` (also `${?}`), the exit status of
-//! the pipeline before, unquoted or inside double quotes ([`Part::Status`]); any other
-//! `$`, globs and substitutions stay as written. The sim's shell runs what it parses; the
-//! proxy reads what an agent's commands mean.
+//! and `2>&1`. Two expansions are made, at run time, unquoted or inside double quotes:
+//! `$?` (also `${?}`), the exit status of the pipeline before ([`Part::Status`]), and
+//! `$NAME` or `${NAME}`, a shell variable, empty when unset ([`Part::Var`]); unquoted, a
+//! variable's value is split into fields at blanks and an empty one is no field at all.
+//! Any other `$` (`$1`, `$$`, `${X:-y}`, `$(…)`), globs and substitutions stay as
+//! written. The sim's shell runs what it parses; the proxy reads what an agent's commands
+//! mean.
+
+use std::collections::BTreeMap;
+
+/// The shell's variables by name, as expansions read them.
+pub type Vars = BTreeMap<String, String>;
 
 /// How a pipeline is joined to the one before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,6 +53,12 @@ pub enum Part {
     Text(String),
     /// `$?`: the exit status of the pipeline that ran before this one (0 at first).
     Status,
+    /// `$NAME` or `${NAME}`: a variable's value, empty when unset. `quoted` when inside
+    /// double quotes: kept as one piece, never split.
+    Var {
+        name: String,
+        quoted: bool,
+    },
 }
 
 impl Word {
@@ -55,16 +69,59 @@ impl Word {
         }
     }
 
-    /// The word with its expansions made, `$?` being `status`.
-    pub fn expand(&self, status: u8) -> String {
+    /// The word with its expansions made as one string, `$?` being `status` (what an
+    /// assignment's value becomes: never split).
+    pub fn expand(&self, status: u8, vars: &Vars) -> String {
         let mut out = String::new();
         for part in &self.parts {
             match part {
                 Part::Text(text) => out.push_str(text),
                 Part::Status => out.push_str(&status.to_string()),
+                Part::Var { name, .. } => out.push_str(vars.get(name).map_or("", String::as_str)),
             }
         }
         out
+    }
+
+    /// The fields the word becomes as a command's word: unquoted variables split at
+    /// blanks (space, tab, newline), and none at all when all it holds is unquoted
+    /// variables that are empty.
+    pub fn fields(&self, status: u8, vars: &Vars) -> Vec<String> {
+        let mut fields = Vec::new();
+        let mut current = String::new();
+        // Whether `current` is a field, however empty (`''` is one).
+        let mut present = self.parts.is_empty();
+        for part in &self.parts {
+            match part {
+                Part::Text(text) => current.push_str(text),
+                Part::Status => current.push_str(&status.to_string()),
+                Part::Var { name, quoted: true } => {
+                    current.push_str(vars.get(name).map_or("", String::as_str));
+                }
+                Part::Var {
+                    name,
+                    quoted: false,
+                } => {
+                    for c in vars.get(name).map_or("", String::as_str).chars() {
+                        if matches!(c, ' ' | '\t' | '\n') {
+                            if present {
+                                fields.push(std::mem::take(&mut current));
+                                present = false;
+                            }
+                        } else {
+                            current.push(c);
+                            present = true;
+                        }
+                    }
+                    continue;
+                }
+            }
+            present = true;
+        }
+        if present {
+            fields.push(current);
+        }
+        fields
     }
 
     /// Its text when nothing in it expands: what it means without running anything.
@@ -80,6 +137,26 @@ impl Word {
         match self.parts.last_mut() {
             Some(Part::Text(text)) => text.push(c),
             _ => self.parts.push(Part::Text(c.to_string())),
+        }
+    }
+
+    /// `NAME=value` as the one word it is after a command's first word.
+    fn assignment(name: &str, value: Word) -> Self {
+        let mut word = Word::text(format!("{name}="));
+        for part in value.parts {
+            match (word.parts.last_mut(), part) {
+                (Some(Part::Text(text)), Part::Text(more)) => text.push_str(&more),
+                (_, part) => word.parts.push(part),
+            }
+        }
+        word
+    }
+
+    /// A quote opens: the word is there even if all it holds expands to nothing
+    /// (`""$UNSET` is one empty field), so it gets a text part, however empty.
+    fn open_quote(&mut self) {
+        if !matches!(self.parts.last(), Some(Part::Text(_))) {
+            self.parts.push(Part::Text(String::new()));
         }
     }
 }
@@ -134,23 +211,18 @@ pub fn parse(line: &str) -> Result<Vec<Pipeline>, String> {
             Token::Assign(name, value) if current.words.is_empty() => {
                 current.env.push((name, value));
             }
-            Token::Assign(name, mut value) => {
-                value.parts.insert(0, Part::Text(format!("{name}=")));
-                current.words.push(value);
-            }
+            Token::Assign(name, value) => current.words.push(Word::assignment(&name, value)),
             Token::Word(word) => current.words.push(word),
             Token::Redirect { fd, append } => {
                 let path = match tokens.next() {
                     Some(Token::Word(path)) => path,
-                    Some(Token::Assign(name, value)) => {
-                        let mut path = Word::text(format!("{name}="));
-                        path.parts.extend(value.parts);
-                        path
-                    }
+                    Some(Token::Assign(name, value)) => Word::assignment(&name, value),
                     _ => return Err("syntax error: a redirection needs a file".into()),
                 };
                 let Some(path) = path.literal() else {
-                    return Err("a file named by `$?` is not supported here".into());
+                    return Err(
+                        "a file named by an expansion (`$?`, `$X`) is not supported here".into(),
+                    );
                 };
                 let target = match path {
                     "/dev/null" => Target::Discard,
@@ -256,7 +328,7 @@ impl Building {
 }
 
 /// A shell variable's name: a letter or `_`, then letters, digits and `_`.
-fn is_name(text: &str) -> bool {
+pub fn is_name(text: &str) -> bool {
     let mut chars = text.chars();
     chars
         .next()
@@ -264,18 +336,48 @@ fn is_name(text: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-/// After a `$` (unquoted or in double quotes): `?` or `{?}` is the status; anything else
-/// leaves the `$` as written.
-fn dollar(chars: &mut std::iter::Peekable<std::str::Chars<'_>>, word: &mut Word) {
+/// After a `$` (unquoted, or in double quotes when `quoted`): `?` or `{?}` is the status,
+/// `NAME` or `{NAME}` a variable; anything else leaves the `$` as written.
+fn dollar(chars: &mut std::iter::Peekable<std::str::Chars<'_>>, word: &mut Word, quoted: bool) {
+    let name_char = |c: &char| c.is_ascii_alphanumeric() || *c == '_';
     let mut ahead = chars.clone();
     match ahead.next() {
         Some('?') => {
             chars.next();
             word.parts.push(Part::Status);
         }
-        Some('{') if ahead.next() == Some('?') && ahead.next() == Some('}') => {
-            chars.nth(2);
-            word.parts.push(Part::Status);
+        Some(c) if c.is_ascii_alphabetic() || c == '_' => {
+            let mut name = String::new();
+            while let Some(c) = chars.next_if(name_char) {
+                name.push(c);
+            }
+            word.parts.push(Part::Var { name, quoted });
+        }
+        Some('{') => {
+            let mut inner = String::new();
+            let mut closed = false;
+            for c in ahead {
+                if c == '}' {
+                    closed = true;
+                    break;
+                }
+                inner.push(c);
+            }
+            let part = match inner.as_str() {
+                "?" => Some(Part::Status),
+                name if is_name(name) => Some(Part::Var {
+                    name: name.to_owned(),
+                    quoted,
+                }),
+                _ => None,
+            };
+            match part {
+                Some(part) if closed => {
+                    chars.nth(inner.chars().count() + 1);
+                    word.parts.push(part);
+                }
+                _ => word.push_text('$'),
+            }
         }
         _ => word.push_text('$'),
     }
@@ -297,6 +399,7 @@ fn tokenize(line: &str) -> Result<Vec<Token>, String> {
                 let w = word.get_or_insert_with(Building::default);
                 // `''` is a word of its own, however empty.
                 w.quoted = true;
+                w.word.open_quote();
                 loop {
                     match chars.next() {
                         Some('\'') => break,
@@ -308,6 +411,7 @@ fn tokenize(line: &str) -> Result<Vec<Token>, String> {
             '"' => {
                 let w = word.get_or_insert_with(Building::default);
                 w.quoted = true;
+                w.word.open_quote();
                 loop {
                     match chars.next() {
                         Some('"') => break,
@@ -316,7 +420,7 @@ fn tokenize(line: &str) -> Result<Vec<Token>, String> {
                                 w.word.push_text(c);
                             }
                         }
-                        Some('$') => dollar(&mut chars, &mut w.word),
+                        Some('$') => dollar(&mut chars, &mut w.word, true),
                         Some(c) => w.word.push_text(c),
                         None => return Err("syntax error: unterminated \"".into()),
                     }
@@ -333,6 +437,7 @@ fn tokenize(line: &str) -> Result<Vec<Token>, String> {
             '$' => dollar(
                 &mut chars,
                 &mut word.get_or_insert_with(Building::default).word,
+                false,
             ),
             '=' => word.get_or_insert_with(Building::default).equals(),
             ';' | '|' | '&' => {
@@ -386,7 +491,15 @@ fn tokenize(line: &str) -> Result<Vec<Token>, String> {
 mod tests {
     use super::*;
 
-    /// Each command's words with `$?` as 7, by pipeline.
+    /// `X` is `5`, `TWO` is ` a  b `, `EMPTY` is empty; nothing else is set.
+    fn vars() -> Vars {
+        [("X", "5"), ("TWO", " a  b "), ("EMPTY", "")]
+            .into_iter()
+            .map(|(name, value)| (name.to_owned(), value.to_owned()))
+            .collect()
+    }
+
+    /// Each command's fields with `$?` as 7 and [`vars`], by pipeline.
     fn words(line: &str) -> Vec<Vec<Vec<String>>> {
         parse(line)
             .unwrap()
@@ -394,7 +507,7 @@ mod tests {
             .map(|p| {
                 p.commands
                     .into_iter()
-                    .map(|c| c.words.iter().map(|w| w.expand(7)).collect())
+                    .map(|c| c.words.iter().flat_map(|w| w.fields(7, &vars())).collect())
                     .collect()
             })
             .collect()
@@ -426,13 +539,75 @@ mod tests {
             command.words[1].parts,
             [Part::Text("X4EXIT:".into()), Part::Status]
         );
-        assert_eq!(command.words[1].expand(1), "X4EXIT:1");
+        assert_eq!(command.words[1].expand(1, &Vars::new()), "X4EXIT:1");
         assert_eq!(command.words[1].literal(), None);
         assert_eq!(
-            words(r#"echo "[$?]" ${?} '$?' \$? $HOME $"#),
-            [[["echo", "[7]", "7", "$?", "$?", "$HOME", "$"]]]
+            words(r#"echo "[$?]" ${?} '$?' \$? $"#),
+            [[["echo", "[7]", "7", "$?", "$?", "$"]]]
         );
         assert_eq!(first("echo $").words[1].literal(), Some("$"));
+    }
+
+    #[test]
+    fn variables_expand_unquoted_and_in_double_quotes_only() {
+        assert_eq!(
+            first("echo $X").words[1].parts,
+            [Part::Var {
+                name: "X".into(),
+                quoted: false
+            }]
+        );
+        assert_eq!(first("echo $X").words[1].literal(), None);
+        assert_eq!(
+            words(r#"echo $X "$X" '$X' \$X "\$X" ${X}y $Xy "${X}" $X.$?"#),
+            [[["echo", "5", "5", "$X", "$X", "$X", "5y", "5", "5.7"]]]
+        );
+        // `$1`, `$$`, the forms with operators and an unclosed brace stay as written.
+        assert_eq!(
+            words(r#"echo $1 $$ ${X:-y} ${X "${""#),
+            [[["echo", "$1", "$$", "${X:-y}", "${X", "${"]]]
+        );
+        // Unset is empty; unquoted, an empty value is no field, a blank one splits.
+        assert_eq!(
+            words(r#"echo $NOPE "$NOPE" $EMPTY ""$EMPTY '' [$NOPE]"#),
+            [[["echo", "", "", "", "[]"]]]
+        );
+        assert_eq!(
+            words(r#"echo $TWO "$TWO" x$TWO"y""#),
+            [[["echo", "a", "b", " a  b ", "x", "a", "b", "y"]]]
+        );
+        assert!(words("$EMPTY").iter().flatten().all(Vec::is_empty));
+        // An assignment's value is one string, never split.
+        let assigned = first("A=$TWO");
+        assert_eq!(assigned.env[0].1.expand(0, &vars()), " a  b ");
+        // Not an assignment when a variable comes first; not a `2>` when it is `$X`.
+        assert_eq!(words("echo $X=1")[0][0], ["echo", "5=1"]);
+        assert!(first("$X=1 echo").env.is_empty());
+        assert!(parse("echo > $X").unwrap_err().contains("not supported"));
+    }
+
+    #[test]
+    fn what_adb_and_agents_send_with_variables_parses() {
+        // What `adb logcat` sends.
+        let pipelines = parse(r#"export ANDROID_LOG_TAGS="''"; exec logcat '-d'"#).unwrap();
+        assert_eq!(pipelines.len(), 2);
+        let export: Vec<_> = pipelines[0].commands[0]
+            .words
+            .iter()
+            .map(|w| w.literal())
+            .collect();
+        assert_eq!(export, [Some("export"), Some("ANDROID_LOG_TAGS=''")]);
+        let exec: Vec<_> = pipelines[1].commands[0]
+            .words
+            .iter()
+            .map(|w| w.literal())
+            .collect();
+        assert_eq!(exec, [Some("exec"), Some("logcat"), Some("-d")]);
+        // `sh -c` takes its line as one word, variables and all, unexpanded.
+        assert_eq!(
+            words(r#"sh -c 'echo $X; echo "$?"'"#),
+            [[["sh", "-c", r#"echo $X; echo "$?""#]]]
+        );
     }
 
     #[test]
@@ -444,7 +619,11 @@ mod tests {
             command.env,
             [("CLASSPATH".into(), Word::text("/data/local/tmp/u2.jar"))]
         );
-        let args: Vec<_> = command.words.iter().map(|w| w.expand(0)).collect();
+        let args: Vec<_> = command
+            .words
+            .iter()
+            .map(|w| w.expand(0, &Vars::new()))
+            .collect();
         assert_eq!(
             args,
             ["app_process", "/", "com.wetest.uia2.Main", "-p", "9008"]
@@ -454,7 +633,7 @@ mod tests {
         let env: Vec<(&str, String)> = two
             .env
             .iter()
-            .map(|(name, value)| (name.as_str(), value.expand(3)))
+            .map(|(name, value)| (name.as_str(), value.expand(3, &Vars::new())))
             .collect();
         assert_eq!(
             env,

@@ -1,7 +1,8 @@
 //! `SimShell`: the simulated phone's shell as ADB reaches it (`tapscope sim --adb`). It
 //! answers the commands agent frameworks send — `uiautomator dump` and `events`, `input`,
 //! `screencap`, `wm`, `dumpsys`, `pm`, `monkey`, `am`, `getprop`, `cat`, `md5sum`,
-//! uiautomator2's server under `app_process`, and a few shell builtins — as a stock phone
+//! uiautomator2's server under `app_process`, and a few shell builtins ([`line`]: variables,
+//! `export`, `exec`, `sh -c`; [`commands`]: `echo`, `grep`, …) — as a stock phone
 //! prints them, each paying its cost under the phone's profile. Anything else is
 //! `inaccessible or not found` (exit 127), as on a phone. Nothing runs on the host: files
 //! live in memory (pushes too, bounded: [`push`]), commands act on the sim, and a socket
@@ -9,6 +10,7 @@
 
 mod commands;
 mod content;
+mod line;
 mod push;
 mod server;
 mod system;
@@ -24,7 +26,7 @@ use super::phone::SimPhone;
 use crate::device::adbd::{
     Backend, CommandOutput, DeviceSocket, FileStat, Identity, PushedFile, SocketName,
 };
-use crate::device::shell_line::{self, Joined, Target};
+use crate::device::shell_line::Target;
 use crate::stability::Clock;
 
 /// The sim behind ADB: its phone, its files and the commands running on it.
@@ -198,62 +200,6 @@ impl<C: Clock + Clone + Send> SimShell<C> {
             .count()
     }
 
-    /// Runs the pipelines of one command line in order.
-    fn run_line(&self, line: &str, out: &mut dyn CommandOutput) -> u8 {
-        let pipelines = match shell_line::parse(line) {
-            Ok(pipelines) => pipelines,
-            Err(why) => {
-                let _ = out.stderr(format!("/system/bin/sh: {why}\n").as_bytes());
-                return 1;
-            }
-        };
-        let mut status = 0;
-        for pipeline in pipelines {
-            let skip = match pipeline.joined {
-                Joined::Always => false,
-                Joined::IfOk => status != 0,
-                Joined::IfFailed => status == 0,
-            };
-            if skip {
-                continue;
-            }
-            // Every command of a pipe starts at once: each sees the status before it.
-            let before = status;
-            let mut stdin = Vec::new();
-            let last = pipeline.commands.len().saturating_sub(1);
-            for (k, command) in pipeline.commands.iter().enumerate() {
-                let words: Vec<String> = command.words.iter().map(|w| w.expand(before)).collect();
-                let env: Vec<(String, String)> = command
-                    .env
-                    .iter()
-                    .map(|(name, value)| (name.clone(), value.expand(before)))
-                    .collect();
-                let mut io = Io {
-                    caller: &mut *out,
-                    stdin: std::mem::take(&mut stdin),
-                    piped: k < last,
-                    stdout: command.stdout.clone(),
-                    stderr: command.stderr.clone(),
-                    pipe: Vec::new(),
-                    files: Vec::new(),
-                };
-                status = match commands::run(self, &words, &env, &mut io) {
-                    Ran::Status(status) => status,
-                    Ran::Exit(status) => {
-                        self.flush(&mut io);
-                        return status;
-                    }
-                };
-                self.flush(&mut io);
-                stdin = io.pipe;
-            }
-            if out.closed() {
-                break;
-            }
-        }
-        status
-    }
-
     fn flush(&self, io: &mut Io<'_>) {
         for (path, append, bytes) in io.files.drain(..) {
             self.write_file(&path, &bytes, append);
@@ -357,7 +303,7 @@ impl<C: Clock + Clone + Send + Sync + 'static> Backend for SimShell<C> {
     }
 
     fn run(&self, command: &str, out: &mut dyn CommandOutput) -> u8 {
-        self.run_line(command, out)
+        line::run(self, &mut line::Shell::phone(), command, out)
     }
 
     fn file(&self, path: &str) -> Option<Vec<u8>> {

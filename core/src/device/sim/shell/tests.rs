@@ -211,7 +211,7 @@ fn anything_else_is_not_found_and_nothing_runs_on_the_host() {
         "reboot",
         "su -c id",
         "curl http://example.com",
-        "sh -c ls",
+        "sh -c 'reboot'",
     ] {
         let (status, _, err) = run(&shell, line);
         if line.starts_with("rm") {
@@ -220,6 +220,7 @@ fn anything_else_is_not_found_and_nothing_runs_on_the_host() {
             continue;
         }
         let name = line.split(' ').next().unwrap();
+        let name = if name == "sh" { "reboot" } else { name };
         assert_eq!(status, 127, "{line}");
         assert_eq!(
             err,
@@ -410,6 +411,95 @@ fn the_status_expands_where_adbutils_reads_it() {
         let (_, out, _) = run(&shell, line);
         assert!(out.ends_with(said), "{line}: {out:?}");
     }
+}
+
+#[test]
+fn variables_last_for_the_line_and_reach_commands_only_when_exported() {
+    let shell = shell();
+    // The line of the brief, as `adb shell '…'` sends it.
+    assert_eq!(
+        run(&shell, r#"false; echo $?; X=5; echo $X; sh -c "echo hi""#),
+        (0, "1\n5\nhi\n".into(), String::new())
+    );
+    for (line, said) in [
+        ("echo $HOME:$USER:$NOPE.", "/:shell:.\n"),
+        (
+            "echo $PATH",
+            "/product/bin:/apex/com.android.runtime/bin:/apex/com.android.art/bin:/system_ext/bin:/system/bin:/system/xbin:/odm/bin:/vendor/bin:/vendor/xbin\n",
+        ),
+        ("echo [$ANDROID_LOG_TAGS]", "[]\n"),
+        // Quoting: single quotes and a backslash keep `$X` as written.
+        (
+            r#"X='a  b'; echo $X "$X" '$X' \$X ${X}"#,
+            "a b a  b $X $X a b\n",
+        ),
+        // Each line is its own shell: nothing is left of the last one.
+        ("echo [$X]", "[]\n"),
+        // `NAME=value cmd`: for `cmd`'s environment alone, expanded before it is set.
+        ("X=1; X=2 echo $X; echo $X", "1\n1\n"),
+        ("X=2 sh -c 'echo $X'; echo [$X]", "2\n[]\n"),
+        // A new shell sees exported variables only, and starts with `$?` at 0.
+        ("X=1; sh -c 'echo [$X]'", "[]\n"),
+        ("export X=1; sh -c 'echo [$X]'", "[1]\n"),
+        ("Y=3; export Y; sh -c 'echo $Y; echo $?'", "3\n0\n"),
+        ("false; sh -c 'echo $?'", "0\n"),
+        (
+            r#"export ANDROID_LOG_TAGS="''"; echo $ANDROID_LOG_TAGS"#,
+            "''\n",
+        ),
+        // What a pipe's command sets stays in its subshell.
+        ("X=1 | true; echo [$X]", "[]\n"),
+    ] {
+        assert_eq!(run(&shell, line), (0, said.into(), String::new()), "{line}");
+    }
+    let (status, _, err) = run(&shell, "export 1x=2");
+    assert_eq!(
+        (status, err.as_str()),
+        (1, "/system/bin/sh: export: 1x: is not an identifier\n")
+    );
+}
+
+#[test]
+fn exec_ends_the_line_with_its_command_and_sh_c_returns_its_lines_status() {
+    let shell = shell();
+    for (line, status, said) in [
+        ("exec false; echo never", 1, ""),
+        ("exec true; exit 3", 0, ""),
+        ("exec echo hi; echo never", 0, "hi\n"),
+        ("exec sh -c 'exit 4'; echo never", 4, ""),
+        ("exec; echo still", 0, "still\n"),
+        ("sh -c false; echo $?", 0, "1\n"),
+        ("sh -c 'exit 3; echo never'; echo $?", 0, "3\n"),
+        ("/system/bin/sh -c 'nope'", 127, ""),
+        (
+            "sh -c 'exec false; echo never'; echo after $?",
+            0,
+            "after 1\n",
+        ),
+        ("sh -c 'echo a | grep a' | grep -c a", 0, "1\n"),
+        ("echo 'echo piped' | sh", 0, "piped\n"),
+    ] {
+        let (got, out, _) = run(&shell, line);
+        assert_eq!((got, out.as_str()), (status, said), "{line}");
+    }
+    // What `adb logcat` sends reaches `logcat`, not yet simulated.
+    let (status, out, err) = run(&shell, r#"export ANDROID_LOG_TAGS="''"; exec logcat '-d'"#);
+    assert_eq!(
+        (status, out.as_str(), err.as_str()),
+        (
+            127,
+            "",
+            "/system/bin/sh: logcat: inaccessible or not found\n"
+        )
+    );
+    let (status, _, err) = run(&shell, "sh -c");
+    assert_eq!(
+        (status, err.as_str()),
+        (1, "/system/bin/sh: -c: option requires an argument\n")
+    );
+    let (status, _, err) = run(&shell, "sh -c 'echo \"open'");
+    assert_eq!(status, 1);
+    assert!(err.contains("unterminated"), "{err}");
 }
 
 #[test]

@@ -1,0 +1,42 @@
+//! The sim's shell as the adb command line reaches it through Debian's real adb server:
+//! `$?`, variables, `export`, `sh -c` and `exec`, as mksh on a phone runs them.
+
+use std::time::Duration;
+
+use tapscope_tests::adb::{PrivateAdb, text};
+use tapscope_tests::child::Running;
+
+const PATIENCE: Duration = Duration::from_secs(60);
+
+#[test]
+fn the_adb_shell_expands_status_and_variables_and_runs_nested_shells() {
+    let adb = PrivateAdb::start();
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_tapscope"));
+    command.args(["sim", "--adb", "127.0.0.1:0"]);
+    let mut sim = Running::spawn(command);
+    let serial = sim
+        .address_after(" is an ADB device at ", PATIENCE)
+        .to_string();
+    adb.connect(&serial);
+
+    let ran = adb.on(
+        &serial,
+        &["shell", r#"false; echo $?; X=5; echo $X; sh -c "echo hi""#],
+    );
+    assert_eq!(text(&ran.stdout), "1\n5\nhi\n", "{}", text(&ran.stderr));
+
+    // Exported variables reach a nested shell; plain ones do not; quotes decide.
+    let ran = adb.on(
+        &serial,
+        &[
+            "shell",
+            r#"A=1; export B=2; sh -c 'echo "[$A][$B]"'; echo '$B' "$B""#,
+        ],
+    );
+    assert_eq!(text(&ran.stdout), "[][2]\n$B 2\n", "{}", text(&ran.stderr));
+
+    // `exec` ends the line with its command's status, as adb's own `logcat` line needs.
+    let ran = adb.on(&serial, &["shell", "exec false; echo never"]);
+    assert_eq!(text(&ran.stdout), "");
+    assert_eq!(ran.status.code(), Some(1));
+}
