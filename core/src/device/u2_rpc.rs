@@ -63,9 +63,19 @@ pub fn call_of(body: &[u8]) -> Option<Call> {
 
 /// The XML a `dumpWindowHierarchy` answer holds.
 pub fn dump_of(body: &[u8]) -> Option<String> {
-    let response: Value = serde_json::from_slice(body).ok()?;
-    let xml = response.get("result")?.as_str()?;
-    xml.contains("<hierarchy").then(|| xml.to_owned())
+    serde_json::from_slice(body).ok().and_then(dump_in)
+}
+
+/// The XML in an answer already parsed, taken out of it rather than copied (a dump is
+/// megabytes); `None` when its `result` is no uiautomator XML.
+pub fn dump_in(answer: Value) -> Option<String> {
+    let Value::Object(mut answer) = answer else {
+        return None;
+    };
+    match answer.remove("result")? {
+        Value::String(xml) if xml.contains("<hierarchy") => Some(xml),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

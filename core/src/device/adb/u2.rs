@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use super::socket;
 use crate::device::http_stream::{HttpStream, Message};
+use crate::device::u2_rpc::dump_in;
 use crate::stability::look::HelperFault;
 
 /// The device port uiautomator2's server listens on (`-p 9008`).
@@ -58,17 +59,11 @@ pub(super) fn dump_of_answer(body: &[u8]) -> Result<String, HelperFault> {
     if answer.get("error").is_some() {
         return Err(HelperFault::Refused);
     }
-    let xml = answer
-        .get("result")
-        .and_then(serde_json::Value::as_str)
-        .ok_or(HelperFault::Garbage)?;
-    if !xml.contains("<hierarchy") {
-        return Err(HelperFault::Garbage);
-    }
+    let xml = dump_in(answer).ok_or(HelperFault::Garbage)?;
     if !xml.contains("<node") {
         return Err(HelperFault::Empty);
     }
-    Ok(xml.to_owned())
+    Ok(xml)
 }
 
 /// `HTTP/1.1 200 OK` → 200.
