@@ -10,7 +10,7 @@ use adbd_support::{BIG_LEN, BIG_PATH, DEVICE, DUMP, DUMP_PATH, Seen, blob, expec
 use tapscope_core::device::adbd::Limits;
 
 const BANNER: &str = "device::ro.product.name=tapscope_fake;ro.product.model=Fake Phone 7;\
-                      ro.product.device=fakephone;features=shell_v2,stat_v2,ls_v2";
+                      ro.product.device=fakephone;features=shell_v2,cmd,stat_v2,ls_v2";
 
 #[test]
 fn the_handshake_answers_with_version_the_smaller_max_payload_and_the_banner() {
@@ -135,12 +135,11 @@ fn services_a_phone_would_offer_but_this_does_not_are_refused_with_close() {
     let (mut host, _) = Host::connect(served.server.local_addr(), 1 << 20);
     for service in [
         "reboot:",
-        "root:",
         "tcpip:5555",
         "remount:",
         "jdwp",
         "framebuffer:",
-        "reverse:list-forward",
+        "reverse:frobnicate",
         "shellx:ls",
         "",
     ] {

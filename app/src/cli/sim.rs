@@ -8,7 +8,8 @@ use std::time::Instant;
 
 use clap::Args;
 use tapscope_core::device::adbd::{
-    self, Backend, CommandOutput, DeviceSocket, FileStat, Identity, PushedFile, SocketName,
+    self, Backend, CommandOutput, DeviceSocket, DirEntry, FileStat, Identity, PushedFile,
+    SocketName,
 };
 use tapscope_core::device::sim::costs::Profile;
 use tapscope_core::device::sim::shell::SimShell;
@@ -66,6 +67,11 @@ impl<B: Backend> Backend for Logged<B> {
 
     fn stat(&self, path: &str) -> Option<FileStat> {
         self.0.stat(path)
+    }
+
+    fn list(&self, dir: &str) -> Vec<DirEntry> {
+        note!("tapscope sim: list {dir}");
+        self.0.list(dir)
     }
 
     fn push(&self, path: &str, mode: u32) -> Result<Box<dyn PushedFile + '_>, String> {

@@ -2,9 +2,10 @@
 
 use super::Identity;
 
-/// Only what this module implements: shell protocol v2 (exit codes, stderr apart), and
-/// the stat and list v2 requests of the sync protocol.
-pub(super) const FEATURES: [&str; 3] = ["shell_v2", "stat_v2", "ls_v2"];
+/// Only what this device implements: shell protocol v2 (exit codes, stderr apart), the
+/// stat and list v2 requests of the sync protocol, and `cmd` (the host may run `cmd
+/// package install -S SIZE` with the APK on stdin rather than push it first).
+pub(super) const FEATURES: [&str; 4] = ["shell_v2", "cmd", "stat_v2", "ls_v2"];
 
 /// Longest value kept in the banner: the whole banner must fit the 4 KiB of the oldest
 /// hosts' first message.
@@ -55,7 +56,7 @@ mod tests {
         assert_eq!(
             device_banner(&identity("sdk_gphone64", "Pixel 7", "emu64x")),
             "device::ro.product.name=sdk_gphone64;ro.product.model=Pixel 7;\
-             ro.product.device=emu64x;features=shell_v2,stat_v2,ls_v2"
+             ro.product.device=emu64x;features=shell_v2,cmd,stat_v2,ls_v2"
         );
     }
 
@@ -65,7 +66,7 @@ mod tests {
         assert_eq!(
             banner,
             "device::ro.product.name=a_features_cmd;ro.product.model=b_c;\
-             ro.product.device=d_e_;features=shell_v2,stat_v2,ls_v2"
+             ro.product.device=d_e_;features=shell_v2,cmd,stat_v2,ls_v2"
         );
     }
 

@@ -12,6 +12,7 @@ use super::command::Command;
 use super::error::ProtocolError;
 use super::limits::Limits;
 use super::message::{self, MIN_PEER_PAYLOAD, Message, VERSION, VERSION_MIN};
+use super::reverse::Reverses;
 use super::service;
 use super::stream::{Link, Stream};
 
@@ -31,6 +32,8 @@ struct Connection {
     /// Our next stream id: ids below it were opened once, ids from it never were.
     next_id: u32,
     peer: Option<Peer>,
+    /// What `adb reverse` set up on this connection; gone with it, as on a phone.
+    reverses: Arc<Reverses>,
 }
 
 /// Serves one connection until the host leaves, the server stops, or the host breaks the
@@ -58,6 +61,7 @@ pub(super) fn serve(
         streams: HashMap::new(),
         next_id: 1,
         peer: None,
+        reverses: Arc::default(),
     };
     let outcome = connection.run(BufReader::new(socket));
     // A failed write ends the reading too; the write says why.
@@ -175,7 +179,12 @@ impl Connection {
         if service.accepted_at_once() {
             self.link.send(Command::Okay, local, remote, &[])?;
         }
-        service::start(service, stream, Arc::clone(&self.backend));
+        service::start(
+            service,
+            stream,
+            Arc::clone(&self.backend),
+            Arc::clone(&self.reverses),
+        );
         Ok(())
     }
 

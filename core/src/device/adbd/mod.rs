@@ -9,12 +9,14 @@
 //! - `message`, `command`: the 24-byte header, CNXN, OPEN, OKAY, WRTE, CLSE; no AUTH is
 //!   ever asked.
 //! - `stream`: one WRTE in flight per stream until the host's OKAY; host input bounded.
-//! - `service`: `shell:`, `shell,v2,…:`, `exec:`, `sync:`, and the sockets `tcp:PORT` and
-//!   `localabstract:NAME`; anything else is refused.
+//! - `service`: `shell:`, `shell,v2,…:`, `exec:`, `sync:`, the sockets `tcp:PORT` and
+//!   `localabstract:NAME`, `reverse:` and `root:`/`unroot:` (`reverse`: kept and listed
+//!   per connection; root refused as on a production build); anything else is refused.
 //! - `shell`, `session`, `line_editor` (and `device::shell_v2`): commands, shell protocol
 //!   v2, interactive and piped sessions with a pty's echo, line editing and `\r\n`.
 //! - `sync`: STAT, STA2, LST2, LIST, LIS2, RECV, SEND, QUIT; a push goes to the backend
-//!   as it arrives ([`Backend::push`]; refused, read-only, by default).
+//!   as it arrives ([`Backend::push`]; refused, read-only, by default), a listing comes
+//!   from [`Backend::list`].
 //! - `socket`: a host's connection to a socket the backend listens on
 //!   ([`Backend::open_socket`]; refused with CLSE, nothing listening, by default).
 //!
@@ -29,6 +31,7 @@ mod error;
 mod limits;
 mod line_editor;
 mod message;
+mod reverse;
 mod server;
 mod service;
 mod session;
@@ -71,10 +74,17 @@ pub trait Backend: Send + Sync + 'static {
     /// default the file's size read through [`Backend::file`], mode `0o644`.
     fn stat(&self, path: &str) -> Option<FileStat> {
         self.file(path).map(|bytes| FileStat {
+            kind: FileKind::Regular,
             mode: 0o644,
             size: bytes.len() as u64,
             mtime: None,
         })
+    }
+    /// What LIST and LIS2 list in the directory `dir`, `.` and `..` included; nothing for
+    /// no such directory, as adbd answers. By default no directory has entries.
+    fn list(&self, dir: &str) -> Vec<DirEntry> {
+        let _ = dir;
+        Vec::new()
     }
     /// Starts a push (sync SEND) of `path` with permission bits `mode`: where its bytes go
     /// as they arrive, or the reason it is refused, which the host shows (`adb: error:
@@ -94,14 +104,29 @@ pub trait Backend: Send + Sync + 'static {
 /// Why a push is refused on a device that takes none.
 pub const READ_ONLY: &str = "couldn't create file: Read-only file system";
 
-/// A file as STAT and STA2 describe it; its type is always a regular file.
+/// A file as STAT and STA2 describe it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FileStat {
+    pub kind: FileKind,
     /// Permission bits, `0o644`.
     pub mode: u32,
     pub size: u64,
     /// Seconds since the epoch; `None` says the sync session's start.
     pub mtime: Option<u64>,
+}
+
+/// The file types this device has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    Regular,
+    Directory,
+}
+
+/// One entry of a directory listing: its name in the directory, and what it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DirEntry {
+    pub name: String,
+    pub stat: FileStat,
 }
 
 /// A file being pushed: its bytes come as they arrive, then [`PushedFile::finish`] keeps
@@ -136,6 +161,12 @@ pub trait CommandOutput {
     /// The host closed the stream (CLSE), the connection is gone, or Ctrl-C was typed
     /// under a pty.
     fn closed(&self) -> bool;
+    /// The next bytes the host sent the command (`cmd package install -S SIZE` reads the
+    /// APK so), waiting for some; `None` once its input has ended. By default a command
+    /// has no input.
+    fn stdin(&mut self) -> Option<Vec<u8>> {
+        None
+    }
 }
 
 /// Locks a mutex; a thread that panicked while holding it left plain data behind, still

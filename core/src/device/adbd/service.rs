@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use super::reverse::{self, Reverses};
 use super::shell::ShellMode;
 use super::stream::Stream;
 use super::{Backend, SocketName, session, shell, socket, sync};
@@ -19,6 +20,10 @@ pub(super) enum Service {
     /// A connection to a socket on the device; OKAY or CLSE once the backend says
     /// whether anything listens there.
     Socket(SocketName),
+    /// `reverse:…`, answered from the connection's reverses.
+    Reverse(reverse::Request),
+    /// A fixed answer, then the stream closes (`root:` on a production build).
+    Reply(&'static str),
 }
 
 impl Service {
@@ -29,13 +34,19 @@ impl Service {
 }
 
 /// The service an OPEN names, or `None` for one this device does not offer (`reboot:`,
-/// `root:`, `tcpip:`, `jdwp`, …), which the host is refused with CLSE.
+/// `tcpip:`, `jdwp`, …), which the host is refused with CLSE.
 pub(super) fn parse(name: &[u8]) -> Option<Service> {
     // Hosts end the name with a NUL; adbd reads up to the first one.
     let end = name.iter().position(|b| *b == 0).unwrap_or(name.len());
     let name = String::from_utf8_lossy(&name[..end]);
-    if name == "sync:" {
-        return Some(Service::Sync);
+    match name.as_ref() {
+        "sync:" => return Some(Service::Sync),
+        "root:" => return Some(Service::Reply(reverse::CANNOT_ROOT)),
+        "unroot:" => return Some(Service::Reply(reverse::NOT_ROOT)),
+        _ => {}
+    }
+    if let Some(request) = name.strip_prefix("reverse:") {
+        return reverse::parse(request).map(Service::Reverse);
     }
     if let Some(port) = name.strip_prefix("tcp:") {
         // `tcp:HOST:PORT` would reach beyond the device: not offered.
@@ -84,7 +95,12 @@ fn shell_service(mode: ShellMode, command: &str) -> Service {
 
 /// Serves `service` on a thread of its own; the stream is closed when it ends, even if
 /// the backend panics, or at once if no thread can be had.
-pub(super) fn start(service: Service, stream: Arc<Stream>, backend: Arc<dyn Backend>) {
+pub(super) fn start(
+    service: Service,
+    stream: Arc<Stream>,
+    backend: Arc<dyn Backend>,
+    reverses: Arc<Reverses>,
+) {
     let worker = Arc::clone(&stream);
     let spawned = std::thread::Builder::new()
         .name(format!("adbd stream {}", stream.local_id))
@@ -101,6 +117,12 @@ pub(super) fn start(service: Service, stream: Arc<Stream>, backend: Arc<dyn Back
                 } => session::serve(&worker, &*backend, mode),
                 Service::Sync => sync::serve(&worker, &*backend),
                 Service::Socket(name) => socket::serve(&worker, &*backend, &name),
+                Service::Reverse(request) => {
+                    let _ = worker.write(&reverses.answer(&request));
+                }
+                Service::Reply(text) => {
+                    let _ = worker.write(text.as_bytes());
+                }
             }
         });
     if spawned.is_err() {
@@ -192,18 +214,34 @@ mod tests {
     }
 
     #[test]
+    fn root_has_its_production_answer_and_reverse_its_requests() {
+        assert_eq!(
+            parse(b"root:\0"),
+            Some(Service::Reply(
+                "adbd cannot run as root in production builds\n"
+            ))
+        );
+        assert_eq!(
+            parse(b"unroot:\0"),
+            Some(Service::Reply("adbd not running as root\n"))
+        );
+        assert_eq!(
+            parse(b"reverse:list-forward\0"),
+            Some(Service::Reverse(reverse::Request::List))
+        );
+    }
+
+    #[test]
     fn sync_and_nothing_else() {
         assert_eq!(parse(b"sync:\0"), Some(Service::Sync));
         for name in [
             &b"reboot:\0"[..],
-            b"root:\0",
-            b"unroot:\0",
             b"tcpip:5555\0",
             b"remount:\0",
             b"jdwp\0",
             b"track-jdwp\0",
             b"framebuffer:\0",
-            b"reverse:forward:tcp:1;tcp:2\0",
+            b"reverse:frobnicate\0",
             b"shell\0",
             b"shellx:ls\0",
             b"sync\0",

@@ -164,7 +164,8 @@ pub(super) struct Ran {
 
 /// Runs `command` on the backend. Input arriving meanwhile is read whenever the command
 /// writes or asks [`CommandOutput::closed`]: Ctrl-C under a pty interrupts it; the rest
-/// is kept for a session (`keep_typed`) or dropped, as nothing here can read it.
+/// is kept (bounded) for the command's own reads ([`CommandOutput::stdin`]), and what it
+/// did not read for a session's next line (`keep_typed`).
 pub(super) fn run_command<'s>(
     backend: &dyn Backend,
     command: &str,
@@ -181,10 +182,15 @@ pub(super) fn run_command<'s>(
     };
     let status = backend.run(command, &mut running);
     let interrupted = running.interrupted.get();
+    let typed_ahead = if running.keep_typed {
+        running.typed_ahead.into_inner()
+    } else {
+        Vec::new()
+    };
     Ran {
         status: if interrupted { INTERRUPTED } else { status },
         interrupted,
-        typed_ahead: running.typed_ahead.into_inner(),
+        typed_ahead,
     }
 }
 
@@ -211,9 +217,7 @@ struct Running<'o, 's, 'i> {
 
 impl Running<'_, '_, '_> {
     fn poll_input(&self) {
-        if self.interrupted.get()
-            || (self.keep_typed && self.typed_ahead.borrow().len() >= TYPED_AHEAD_LIMIT)
-        {
+        if self.interrupted.get() || self.typed_ahead.borrow().len() >= TYPED_AHEAD_LIMIT {
             return;
         }
         let Ok(mut input) = self.input.try_borrow_mut() else {
@@ -230,9 +234,7 @@ impl Running<'_, '_, '_> {
             self.interrupted.set(true);
             kept = &bytes[..at];
         }
-        if self.keep_typed {
-            self.typed_ahead.borrow_mut().extend_from_slice(kept);
-        }
+        self.typed_ahead.borrow_mut().extend_from_slice(kept);
     }
 
     fn check(&self) -> io::Result<()> {
@@ -262,6 +264,17 @@ impl CommandOutput for Running<'_, '_, '_> {
     fn closed(&self) -> bool {
         self.poll_input();
         self.interrupted.get() || self.output.stream.is_closed()
+    }
+
+    fn stdin(&mut self) -> Option<Vec<u8>> {
+        let kept = std::mem::take(&mut *self.typed_ahead.borrow_mut());
+        if !kept.is_empty() {
+            return Some(kept);
+        }
+        if self.interrupted.get() {
+            return None;
+        }
+        self.input.get_mut().next(true)
     }
 }
 

@@ -12,7 +12,7 @@ use std::io::{self, Read};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::stream::Stream;
-use super::{Backend, FileStat};
+use super::{Backend, DirEntry, FileKind, FileStat};
 use crate::device::sync_stream::{
     DATA, DENT_V1_LEN, DENT_V2_LEN, DONE, FAIL, LIST, LIST_V2, LSTAT_V2, QUIT, RECV, SEND, STAT,
     STAT_V2,
@@ -22,8 +22,9 @@ use crate::device::sync_stream::{
 pub(super) const DATA_MAX: usize = 64 * 1024;
 /// Longer paths are refused, as adbd refuses them.
 const MAX_PATH: usize = 1024;
-/// `S_IFREG`: the file type of everything here.
+/// `S_IFREG` and `S_IFDIR`, the file types here.
 const REGULAR_FILE: u32 = 0o100_000;
+const DIRECTORY: u32 = 0o040_000;
 /// `S_IFLNK`, which a push of a symlink's target carries in its mode.
 const SYMLINK: u32 = 0o120_000;
 const FILE_TYPE: u32 = 0o170_000;
@@ -70,9 +71,8 @@ fn session(
         let sent = match request {
             STAT => send(&stat_v1(stat(), mtime)),
             STAT_V2 | LSTAT_V2 => send(&stat_v2(request, stat(), mtime)),
-            // The backend has files, not directories: every listing is empty.
-            LIST => send(&list_done(DENT_V1_LEN)),
-            LIST_V2 => send(&list_done(DENT_V2_LEN)),
+            LIST => send(&listing(&backend.list(&path), mtime, false)),
+            LIST_V2 => send(&listing(&backend.list(&path), mtime, true)),
             RECV => match backend.file(&path) {
                 Some(bytes) => send_file(&bytes, send),
                 None => {
@@ -201,7 +201,7 @@ fn fail(reason: &str) -> Vec<u8> {
 fn stat_v1(stat: Option<FileStat>, session_start: u64) -> Vec<u8> {
     let fields = match stat {
         Some(stat) => [
-            REGULAR_FILE | stat.mode,
+            mode(&stat),
             u32::try_from(stat.size).unwrap_or(u32::MAX),
             u32::try_from(stat.mtime.unwrap_or(session_start)).unwrap_or(u32::MAX),
         ],
@@ -223,9 +223,17 @@ fn stat_v2(request: u32, stat: Option<FileStat>, session_start: u64) -> Vec<u8> 
         bytes.resize(72, 0);
         return bytes;
     };
+    bytes.extend_from_slice(&[0; 4]); // no error
+    stat_v2_fields(&stat, session_start, &mut bytes);
+    bytes
+}
+
+/// What STA2 and a LIS2 entry share: dev, ino, mode, nlink, uid, gid, size, atime, mtime,
+/// ctime.
+fn stat_v2_fields(stat: &FileStat, session_start: u64, bytes: &mut Vec<u8>) {
     let mtime = stat.mtime.unwrap_or(session_start);
-    bytes.extend_from_slice(&[0; 4 + 8 + 8]); // no error, dev, ino
-    for field in [REGULAR_FILE | stat.mode, 1, 0, 0] {
+    bytes.extend_from_slice(&[0; 8 + 8]); // dev, ino
+    for field in [mode(stat), 1, 0, 0] {
         // mode, nlink, uid (root), gid (root)
         bytes.extend_from_slice(&field.to_le_bytes());
     }
@@ -233,6 +241,42 @@ fn stat_v2(request: u32, stat: Option<FileStat>, session_start: u64) -> Vec<u8> 
         // size, atime, mtime, ctime
         bytes.extend_from_slice(&field.to_le_bytes());
     }
+}
+
+/// `st_mode`: the file type's bits and the permissions.
+fn mode(stat: &FileStat) -> u32 {
+    let kind = match stat.kind {
+        FileKind::Regular => REGULAR_FILE,
+        FileKind::Directory => DIRECTORY,
+    };
+    kind | stat.mode
+}
+
+/// A directory's listing as LIST (`DENT` entries: mode, size, mtime, name length, name)
+/// or LIS2 (`DNT2`: no error, then STA2's fields, name length, name) sends it, then DONE.
+fn listing(entries: &[DirEntry], session_start: u64, v2: bool) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for entry in entries {
+        let name = entry.name.as_bytes();
+        if v2 {
+            bytes.extend_from_slice(b"DNT2");
+            bytes.extend_from_slice(&[0; 4]);
+            stat_v2_fields(&entry.stat, session_start, &mut bytes);
+        } else {
+            let mtime = entry.stat.mtime.unwrap_or(session_start);
+            bytes.extend_from_slice(b"DENT");
+            for field in [
+                mode(&entry.stat),
+                u32::try_from(entry.stat.size).unwrap_or(u32::MAX),
+                u32::try_from(mtime).unwrap_or(u32::MAX),
+            ] {
+                bytes.extend_from_slice(&field.to_le_bytes());
+            }
+        }
+        bytes.extend_from_slice(&(name.len() as u32).to_le_bytes());
+        bytes.extend_from_slice(name);
+    }
+    bytes.extend_from_slice(&list_done(if v2 { DENT_V2_LEN } else { DENT_V1_LEN }));
     bytes
 }
 

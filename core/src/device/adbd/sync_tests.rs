@@ -94,10 +94,34 @@ impl Backend for Writable {
     fn stat(&self, path: &str) -> Option<FileStat> {
         let files = self.files.lock().unwrap();
         files.get(path).map(|kept| FileStat {
+            kind: FileKind::Regular,
             mode: kept.mode,
             size: kept.bytes.len() as u64,
             mtime: Some(kept.mtime),
         })
+    }
+
+    fn list(&self, dir: &str) -> Vec<DirEntry> {
+        let prefix = format!("{dir}/");
+        let files = self.files.lock().unwrap();
+        let mut entries: Vec<DirEntry> = files
+            .iter()
+            .filter_map(|(path, kept)| {
+                let name = path.strip_prefix(&prefix)?;
+                let stat = FileStat {
+                    kind: FileKind::Regular,
+                    mode: kept.mode,
+                    size: kept.bytes.len() as u64,
+                    mtime: Some(kept.mtime),
+                };
+                Some(DirEntry {
+                    name: name.to_owned(),
+                    stat,
+                })
+            })
+            .collect();
+        entries.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+        entries
     }
 
     fn push(&self, path: &str, mode: u32) -> Result<Box<dyn PushedFile + '_>, String> {
@@ -238,6 +262,50 @@ fn listings_are_an_empty_done() {
     assert_eq!(&out[..4], b"DONE");
     assert!(out[4..20].iter().all(|b| *b == 0));
     assert_eq!(&out[20..24], b"DONE");
+}
+
+#[test]
+fn listings_give_each_entry_as_dent_and_dnt2_then_done() {
+    let device = Writable::default();
+    let pushes = [
+        push_request("/sdcard/a.txt,420", b"hello", 64, 1_700_000_000),
+        push_request("/sdcard/b,493", b"", 64, 1_700_000_001),
+    ]
+    .concat();
+    let requests = [
+        pushes,
+        request(b"LIST", "/sdcard"),
+        request(b"LIS2", "/sdcard"),
+    ]
+    .concat();
+    let out = answers_from(&mut &requests[..], &device);
+    let list = &out[16..];
+    let dent = |mode: u32, size: u32, mtime: u32, name: &str| {
+        let mut bytes = b"DENT".to_vec();
+        for field in [mode, size, mtime, name.len() as u32] {
+            bytes.extend_from_slice(&field.to_le_bytes());
+        }
+        bytes.extend_from_slice(name.as_bytes());
+        bytes
+    };
+    let v1 = [
+        dent(0o100_666, 5, 1_700_000_000, "a.txt"),
+        dent(0o100_777, 0, 1_700_000_001, "b"),
+    ]
+    .concat();
+    assert_eq!(&list[..v1.len()], &v1[..]);
+    assert_eq!(&list[v1.len()..v1.len() + 4], b"DONE");
+    let v2 = &list[v1.len() + 20..];
+    // DNT2, no error, dev, ino, then mode at 24 and size at 40, mtime at 56, name at 76.
+    assert_eq!(&v2[..4], b"DNT2");
+    assert_eq!(&v2[24..28], &0o100_666u32.to_le_bytes());
+    assert_eq!(&v2[40..48], &5u64.to_le_bytes());
+    assert_eq!(&v2[56..64], &1_700_000_000u64.to_le_bytes());
+    assert_eq!(&v2[72..76], &5u32.to_le_bytes());
+    assert_eq!(&v2[76..81], b"a.txt");
+    assert_eq!(&v2[81..85], b"DNT2");
+    assert_eq!(&v2[v2.len() - 76..v2.len() - 72], b"DONE");
+    assert_eq!(v2.len(), 2 * 76 + 5 + 1 + 76);
 }
 
 #[test]
