@@ -161,7 +161,19 @@ impl Word {
     }
 }
 
-/// One command of a pipeline: its environment, its words and where its output goes.
+/// Where a command reads its input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Its caller's input (the adb stream), or the pipe before it.
+    Inherit,
+    /// `< /dev/null`: nothing.
+    Empty,
+    /// `< FILE`.
+    File(String),
+}
+
+/// One command of a pipeline: its environment, its words, where its input comes from and
+/// where its output goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Command {
     /// The `NAME=value` assignments before its first word, set for it alone
@@ -169,6 +181,7 @@ pub struct Command {
     /// nothing that lasts.
     pub env: Vec<(String, Word)>,
     pub words: Vec<Word>,
+    pub stdin: Source,
     pub stdout: Target,
     pub stderr: Target,
 }
@@ -178,6 +191,7 @@ impl Command {
         Self {
             env: Vec::new(),
             words: Vec::new(),
+            stdin: Source::Inherit,
             stdout: Target::Inherit,
             stderr: Target::Inherit,
         }
@@ -213,6 +227,22 @@ pub fn parse(line: &str) -> Result<Vec<Pipeline>, String> {
             }
             Token::Assign(name, value) => current.words.push(Word::assignment(&name, value)),
             Token::Word(word) => current.words.push(word),
+            Token::Input => {
+                let path = match tokens.next() {
+                    Some(Token::Word(path)) => path,
+                    _ => return Err("syntax error: a redirection needs a file".into()),
+                };
+                current.stdin = match path.literal() {
+                    Some("/dev/null") => Source::Empty,
+                    Some(path) => Source::File(path.to_owned()),
+                    None => {
+                        return Err(
+                            "a file named by an expansion (`$?`, `$X`) is not supported here"
+                                .into(),
+                        );
+                    }
+                };
+            }
             Token::Redirect { fd, append } => {
                 let path = match tokens.next() {
                     Some(Token::Word(path)) => path,
@@ -277,6 +307,8 @@ enum Token {
         fd: u8,
         append: bool,
     },
+    /// `<`.
+    Input,
 }
 
 impl Token {
@@ -286,7 +318,7 @@ impl Token {
             Token::Separator(Joined::Always) => ";",
             Token::Separator(Joined::IfOk) => "&&",
             Token::Separator(Joined::IfFailed) => "||",
-            Token::Word(_) | Token::Assign(..) | Token::Redirect { .. } => "",
+            Token::Word(_) | Token::Assign(..) | Token::Redirect { .. } | Token::Input => "",
         }
     }
 }
@@ -479,7 +511,10 @@ fn tokenize(line: &str) -> Result<Vec<Token>, String> {
                     tokens.push(Token::Word(Word::text(target)));
                 }
             }
-            '<' => return Err("input redirection (<) is not supported here".into()),
+            '<' => {
+                end_word(&mut word, &mut tokens);
+                tokens.push(Token::Input);
+            }
             c => word.get_or_insert_with(Building::default).word.push_text(c),
         }
     }
@@ -701,6 +736,19 @@ mod tests {
         assert!(parse("echo a &&").unwrap_err().contains("end of line"));
         assert!(parse("echo >").unwrap_err().contains("needs a file"));
         assert!(parse("sleep 9 &").unwrap_err().contains("background"));
-        assert!(parse("cat < /x").unwrap_err().contains("not supported"));
+        assert!(parse("cat <").unwrap_err().contains("needs a file"));
+        assert!(parse("cat < $X").unwrap_err().contains("not supported"));
+    }
+
+    #[test]
+    fn input_is_read_from_a_file_or_from_nothing() {
+        assert_eq!(
+            first("grep x </sdcard/in").stdin,
+            Source::File("/sdcard/in".into())
+        );
+        let command = first("rm -f '/data/local/tmp/a.apk' </dev/null");
+        assert_eq!(command.stdin, Source::Empty);
+        assert_eq!(command.words.len(), 3);
+        assert_eq!(first("cat").stdin, Source::Inherit);
     }
 }

@@ -6,14 +6,23 @@
 
 use std::collections::BTreeSet;
 
-use super::{Io, Ran, SimShell, commands};
+use super::{Io, Ran, Refused, SimShell, commands};
 use crate::device::adbd::CommandOutput;
-use crate::device::shell_line::{self, Joined, Vars, Word, is_name};
+use crate::device::shell_line::{self, Joined, Source, Vars, Word, is_name};
 use crate::stability::Clock;
 
-/// What adbd's shell starts with as the `shell` user (uid 2000): the `PATH` of the init
-/// environment, then the account's `HOME`, `LOGNAME`, `SHELL`, `TMPDIR` and `USER`.
-const PHONE_ENV: [(&str, &str); 6] = [
+/// What adbd's shell starts with as the `shell` user (uid 2000): init's environment (the
+/// `ANDROID_*` roots, `EXTERNAL_STORAGE`, `PATH`), then the account's `HOME`, `LOGNAME`,
+/// `SHELL`, `TMPDIR` and `USER`.
+const PHONE_ENV: [(&str, &str); 14] = [
+    ("ANDROID_ART_ROOT", "/apex/com.android.art"),
+    ("ANDROID_ASSETS", "/system/app"),
+    ("ANDROID_DATA", "/data"),
+    ("ANDROID_I18N_ROOT", "/apex/com.android.i18n"),
+    ("ANDROID_ROOT", "/system"),
+    ("ANDROID_STORAGE", "/storage"),
+    ("ANDROID_TZDATA_ROOT", "/apex/com.android.tzdata"),
+    ("EXTERNAL_STORAGE", "/sdcard"),
     ("HOME", "/"),
     ("LOGNAME", "shell"),
     (
@@ -111,14 +120,34 @@ pub(super) fn run<C: Clock + Clone + Send>(
                 .iter()
                 .map(|(name, value)| (name.clone(), value.expand(before, &shell.vars)))
                 .collect();
+            let piped = std::mem::take(&mut stdin);
+            let (input, stdin_from_caller) = match &command.stdin {
+                Source::Inherit => (piped, k == 0),
+                Source::Empty => (Vec::new(), false),
+                Source::File(path) => match sim.read_file(path) {
+                    Some(bytes) => (bytes, false),
+                    None => {
+                        let said = format!(
+                            "/system/bin/sh: can't open {path}: No such file or directory\n"
+                        );
+                        let _ = out.stderr(said.as_bytes());
+                        status = 1;
+                        continue;
+                    }
+                },
+            };
             let mut io = Io {
                 caller: &mut *out,
-                stdin: std::mem::take(&mut stdin),
+                stdin: input,
+                stdin_from_caller,
                 piped: k < last,
                 stdout: command.stdout.clone(),
                 stderr: command.stderr.clone(),
                 pipe: Vec::new(),
                 files: Vec::new(),
+                room: sim.room(),
+                limits: sim.file_limits,
+                refused: None,
             };
             let ran = if words.is_empty() {
                 // Assignments alone (or words that all expanded to nothing) set variables.
@@ -134,13 +163,41 @@ pub(super) fn run<C: Clock + Clone + Send>(
                 Ran::Status(status) => status,
                 Ran::Exit(status) => return status,
             };
+            if let Some(why) = io.refused.take() {
+                status = refused(sim, &mut io, &words, why).unwrap_or(status);
+            }
             stdin = io.pipe;
+            if out.closed() {
+                return status;
+            }
         }
         if out.closed() {
             break;
         }
     }
     status
+}
+
+/// Says once why a command's writes were refused; its status then, `None` when its
+/// caller hung up (nobody reads a status).
+fn refused<C: Clock + Clone + Send>(
+    sim: &SimShell<C>,
+    io: &mut Io<'_>,
+    words: &[String],
+    why: Refused,
+) -> Option<u8> {
+    if why == Refused::HungUp {
+        return None;
+    }
+    let name = words.first().map_or("sh", String::as_str);
+    io.complain(&format!(
+        "{name}: write error: {}\n",
+        std::io::Error::from(why)
+    ));
+    // The complaint may itself go to a file.
+    sim.flush(io);
+    io.refused = None;
+    Some(1)
 }
 
 /// A command's words as fields; after `export`, its `NAME=value`s are not split.
@@ -183,9 +240,22 @@ fn builtin<C: Clock + Clone + Send>(
 
 /// `export NAME=value…` or `export NAME…`: into the environment, for the rest of the line.
 fn export(shell: &mut Shell, args: &[String], io: &mut Io<'_>) -> u8 {
-    if args.is_empty() {
-        io.complain("/system/bin/sh: export: listing variables is not supported here\n");
-        return 1;
+    match args {
+        // As mksh: the names alone, or `-p` commands to set them again.
+        [] => {
+            for name in &shell.exported {
+                io.say(&format!("{name}\n"));
+            }
+            return 0;
+        }
+        [flag] if flag == "-p" => {
+            for name in &shell.exported {
+                let value = shell.vars.get(name).map_or("", String::as_str);
+                io.say(&format!("export {name}={}\n", quoted(value)));
+            }
+            return 0;
+        }
+        _ => {}
     }
     let mut status = 0;
     for arg in args {
@@ -206,6 +276,19 @@ fn export(shell: &mut Shell, args: &[String], io: &mut Io<'_>) -> u8 {
         shell.exported.insert(name.to_owned());
     }
     status
+}
+
+/// A value as mksh prints it back: bare when it is plain, else in single quotes.
+fn quoted(value: &str) -> String {
+    let plain = !value.is_empty()
+        && value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_/.:,+-=@%".contains(c));
+    if plain {
+        value.to_owned()
+    } else {
+        format!("'{}'", value.replace('\'', "'\\''"))
+    }
 }
 
 /// `sh -c LINE [NAME [ARG…]]`: LINE run by a new shell started with this command's
@@ -245,5 +328,13 @@ impl CommandOutput for Io<'_> {
 
     fn closed(&self) -> bool {
         Io::closed(self)
+    }
+
+    fn stdin(&mut self) -> Option<Vec<u8>> {
+        if self.stdin_from_caller {
+            return self.caller.stdin();
+        }
+        let piped = std::mem::take(&mut self.stdin);
+        (!piped.is_empty()).then_some(piped)
     }
 }

@@ -1,21 +1,28 @@
 //! `SimShell`: the simulated phone's shell as ADB reaches it (`tapscope sim --adb`). It
 //! answers the commands agent frameworks send — `uiautomator dump` and `events`, `input`,
-//! `screencap`, `wm`, `dumpsys`, `pm`, `monkey`, `am`, `getprop`, `cat`, `md5sum`,
-//! uiautomator2's server under `app_process`, and a few shell builtins ([`line`]: variables,
-//! `export`, `exec`, `sh -c`; [`commands`]: `echo`, `grep`, …) — as a stock phone
-//! prints them, each paying its cost under the phone's profile. Anything else is
-//! `inaccessible or not found` (exit 127), as on a phone. Nothing runs on the host: files
-//! live in memory (pushes too, bounded: [`push`]), commands act on the sim, and a socket
-//! opened to the device reaches only a server a command started ([`server`]).
+//! `screencap`, `wm`, `dumpsys`, `pm`, `monkey`, `am`, `getprop`, `logcat` (the sim's
+//! log: [`logcat`]), `cat`, `md5sum`, uiautomator2's server under `app_process`, and a few
+//! shell builtins ([`line`]: variables, `export`, `exec`, `sh -c`; [`commands`]: `echo`,
+//! `grep`, …) — as a stock phone prints them, each paying its cost under the phone's
+//! profile. Anything else is `inaccessible or not found` (exit 127), as on a phone. Nothing
+//! runs on the host: files live in memory (pushes too, bounded: [`push`]), commands act on
+//! the sim, and a socket opened to the device reaches only a server a command started
+//! ([`server`]).
 
 mod commands;
 mod content;
+#[cfg(test)]
+mod limits_tests;
 mod line;
+mod logcat;
 mod push;
 mod server;
 mod system;
 #[cfg(test)]
 mod tests;
+mod toybox;
+#[cfg(test)]
+mod toybox_tests;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -24,7 +31,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use super::costs::Profile;
 use super::phone::SimPhone;
 use crate::device::adbd::{
-    Backend, CommandOutput, DeviceSocket, FileStat, Identity, PushedFile, SocketName,
+    Backend, CommandOutput, DeviceSocket, DirEntry, FileKind, FileStat, Identity, PushedFile,
+    SocketName,
 };
 use crate::device::shell_line::Target;
 use crate::stability::Clock;
@@ -80,6 +88,16 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// The directories a phone has for the shell user to read and write, which exist before
+/// any file is put in them (shared storage under its one name: [`normalize`]).
+const DIRECTORIES: [&str; 5] = [
+    "/sdcard",
+    "/data",
+    "/data/local",
+    "/data/local/tmp",
+    "/storage",
+];
+
 /// The same file under each of the names Android gives shared storage.
 fn normalize(path: &str) -> String {
     let mut path = path.trim().to_owned();
@@ -132,31 +150,120 @@ impl<C: Clock + Clone + Send> SimShell<C> {
             .map(|file| f(&file.bytes))
     }
 
+    /// A file's stat, or a directory's: one of a phone's own or one that holds files.
     fn stat_file(&self, path: &str) -> Option<FileStat> {
-        lock(&self.files)
-            .by_path
-            .get(&normalize(path))
-            .map(|file| FileStat {
+        let files = lock(&self.files);
+        let path = normalize(path);
+        if let Some(file) = files.by_path.get(&path) {
+            return Some(FileStat {
+                kind: FileKind::Regular,
                 mode: file.mode,
                 size: file.bytes.len() as u64,
                 mtime: file.mtime,
-            })
+            });
+        }
+        let dir = path.trim_end_matches('/');
+        let prefix = format!("{dir}/");
+        let is_dir = DIRECTORIES.contains(&dir)
+            || dir.is_empty()
+            || files.by_path.keys().any(|p| p.starts_with(&prefix));
+        is_dir.then_some(FileStat {
+            kind: FileKind::Directory,
+            mode: 0o771,
+            size: 4096,
+            mtime: None,
+        })
     }
 
-    fn write_file(&self, path: &str, bytes: &[u8], append: bool) {
+    /// What a directory holds as the sync LIST sends it: `.`, `..`, then its files and
+    /// the directories under it, by name.
+    fn entries(&self, dir: &str) -> Vec<DirEntry> {
+        let Some(own) = self
+            .stat_file(dir)
+            .filter(|s| s.kind == FileKind::Directory)
+        else {
+            return Vec::new();
+        };
+        let mut names = self.list(dir);
+        names.dedup();
+        let dir = normalize(dir);
+        let dir = dir.trim_end_matches('/');
+        let mut entries = vec![
+            DirEntry {
+                name: ".".into(),
+                stat: own,
+            },
+            DirEntry {
+                name: "..".into(),
+                stat: own,
+            },
+        ];
+        entries.extend(names.into_iter().filter_map(|name| {
+            let stat = self.stat_file(&format!("{dir}/{name}"))?;
+            Some(DirEntry { name, stat })
+        }));
+        entries
+    }
+
+    /// Writes (or appends to) a file, within the limits pushes keep: a file that would
+    /// grow past them is left as it was.
+    fn write_file(&self, path: &str, bytes: &[u8], append: bool) -> Result<(), NoSpace> {
+        let limits = self.file_limits;
+        let path = normalize(path);
         let mut files = lock(&self.files);
-        let file = files
-            .by_path
-            .entry(normalize(path))
-            .or_insert_with(|| SimFile {
-                bytes: Vec::new(),
-                mode: 0o644,
-                mtime: None,
+        let before = files.by_path.get(&path).map_or(0, |f| f.bytes.len());
+        let after = if append {
+            before + bytes.len()
+        } else {
+            bytes.len()
+        };
+        if after > limits.file {
+            return Err(NoSpace::FileTooLarge { limit: limits.file });
+        }
+        if files.held() - before + after > limits.total {
+            return Err(NoSpace::Full {
+                limit: limits.total,
             });
+        }
+        let file = files.by_path.entry(path).or_insert_with(|| SimFile {
+            bytes: Vec::new(),
+            mode: 0o644,
+            mtime: None,
+        });
         if !append {
             file.bytes.clear();
         }
         file.bytes.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    /// Writes one of the sim's own few-byte state files (Portal's), which no limit refuses.
+    fn write_own_file(&self, path: &str, bytes: &[u8]) {
+        let file = SimFile {
+            bytes: bytes.to_vec(),
+            mode: 0o644,
+            mtime: None,
+        };
+        lock(&self.files).by_path.insert(normalize(path), file);
+    }
+
+    /// How many more bytes the files may hold in all.
+    fn room(&self) -> usize {
+        self.file_limits
+            .total
+            .saturating_sub(lock(&self.files).held())
+    }
+
+    /// Moves a file to `to`, over any file there; `false` when there is none to move.
+    fn rename_file(&self, from: &str, to: &str) -> bool {
+        let mut files = lock(&self.files);
+        match files.by_path.remove(&normalize(from)) {
+            Some(file) => {
+                files.by_path.insert(normalize(to), file);
+                true
+            }
+            None => false,
+        }
     }
 
     fn remove_file(&self, path: &str) -> bool {
@@ -200,9 +307,12 @@ impl<C: Clock + Clone + Send> SimShell<C> {
             .count()
     }
 
+    /// Writes what a command redirected to files; the first refusal is the command's.
     fn flush(&self, io: &mut Io<'_>) {
-        for (path, append, bytes) in io.files.drain(..) {
-            self.write_file(&path, &bytes, append);
+        for (path, append, bytes) in std::mem::take(&mut io.files) {
+            if let Err(refused) = self.write_file(&path, &bytes, append) {
+                io.refused.get_or_insert(Refused::NoSpace(refused));
+            }
         }
     }
 }
@@ -232,10 +342,40 @@ enum Ran {
     Exit(u8),
 }
 
+/// Why a file could not take a write: a phone's ENOSPC, with the sim's own limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+enum NoSpace {
+    #[error(
+        "File too large: the sim keeps files of up to {}; write less",
+        push::size(*limit)
+    )]
+    FileTooLarge { limit: usize },
+    #[error(
+        "No space left on device: the sim keeps at most {} of files in memory; remove \
+         some (`rm FILE`) or restart the sim",
+        push::size(*limit)
+    )]
+    Full { limit: usize },
+}
+
+/// Why a command's writes stopped: it is told by an error on its next write, its caller
+/// once when it ends (as `write error: …`, exit 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Refused {
+    NoSpace(NoSpace),
+    PipeFull {
+        limit: usize,
+    },
+    /// The caller hung up: nothing more is read, so nothing more is written.
+    HungUp,
+}
+
 /// Where one command of a pipeline reads and writes.
 struct Io<'a> {
     caller: &'a mut dyn CommandOutput,
+    /// What the pipe before gave it; the first command of a pipeline reads its caller's.
     stdin: Vec<u8>,
+    stdin_from_caller: bool,
     /// Its stdout feeds the next command of the pipe.
     piped: bool,
     stdout: Target,
@@ -244,6 +384,12 @@ struct Io<'a> {
     pipe: Vec<u8>,
     /// Redirected output, written to the files when the command ends.
     files: Vec<(String, bool, Vec<u8>)>,
+    /// How much the files may still take, redirected output included.
+    room: usize,
+    /// The limits `room` comes from, and the pipe's.
+    limits: push::FileLimits,
+    /// The first write refused, if one was.
+    refused: Option<Refused>,
 }
 
 impl Io<'_> {
@@ -258,6 +404,9 @@ impl Io<'_> {
     }
 
     fn write(&mut self, target: &Target, bytes: &[u8], is_err: bool) -> std::io::Result<()> {
+        if let Some(refused) = self.refused {
+            return Err(refused.into());
+        }
         match target {
             Target::Discard => Ok(()),
             Target::Stdout => {
@@ -265,6 +414,13 @@ impl Io<'_> {
                 self.write(&target, bytes, false)
             }
             Target::File { path, append } => {
+                let held: usize = self.files.iter().map(|(_, _, b)| b.len()).sum();
+                if held + bytes.len() > self.room {
+                    let full = NoSpace::Full {
+                        limit: self.limits.total,
+                    };
+                    return Err(self.refuse(Refused::NoSpace(full)));
+                }
                 match self.files.iter_mut().find(|(p, _, _)| p == path) {
                     Some((_, _, file)) => file.extend_from_slice(bytes),
                     None => self.files.push((path.clone(), *append, bytes.to_vec())),
@@ -273,11 +429,39 @@ impl Io<'_> {
             }
             Target::Inherit if is_err => self.caller.stderr(bytes),
             Target::Inherit if self.piped => {
+                if self.pipe.len() + bytes.len() > self.limits.pipe {
+                    let limit = self.limits.pipe;
+                    return Err(self.refuse(Refused::PipeFull { limit }));
+                }
                 self.pipe.extend_from_slice(bytes);
                 Ok(())
             }
+            Target::Inherit if self.caller.closed() => Err(self.refuse(Refused::HungUp)),
             Target::Inherit => self.caller.stdout(bytes),
         }
+    }
+
+    /// Up to `size` bytes of stdin, as they come (`cmd package install -S SIZE`).
+    fn read_stdin(&mut self, size: usize) -> Vec<u8> {
+        if !self.stdin_from_caller {
+            let mut piped = std::mem::take(&mut self.stdin);
+            piped.truncate(size);
+            return piped;
+        }
+        let mut read = Vec::new();
+        while read.len() < size {
+            match self.caller.stdin() {
+                Some(bytes) => read.extend_from_slice(&bytes),
+                None => break,
+            }
+        }
+        read.truncate(size);
+        read
+    }
+
+    fn refuse(&mut self, why: Refused) -> std::io::Error {
+        self.refused = Some(why);
+        why.into()
     }
 
     fn say(&mut self, text: &str) {
@@ -288,8 +472,26 @@ impl Io<'_> {
         let _ = self.err(text.as_bytes());
     }
 
+    /// Whether the command should stop: its caller hung up or its writes are refused.
     fn closed(&self) -> bool {
-        self.caller.closed()
+        self.refused.is_some() || self.caller.closed()
+    }
+}
+
+impl From<Refused> for std::io::Error {
+    fn from(why: Refused) -> Self {
+        use std::io::ErrorKind;
+        match why {
+            Refused::NoSpace(no_space) => std::io::Error::new(ErrorKind::StorageFull, no_space),
+            Refused::PipeFull { limit } => std::io::Error::new(
+                ErrorKind::OutOfMemory,
+                format!(
+                    "Broken pipe: the sim's pipes hold at most {}; write less into a pipe",
+                    push::size(limit)
+                ),
+            ),
+            Refused::HungUp => ErrorKind::BrokenPipe.into(),
+        }
     }
 }
 
@@ -312,6 +514,10 @@ impl<C: Clock + Clone + Send + Sync + 'static> Backend for SimShell<C> {
 
     fn stat(&self, path: &str) -> Option<FileStat> {
         self.stat_file(path)
+    }
+
+    fn list(&self, dir: &str) -> Vec<DirEntry> {
+        self.entries(dir)
     }
 
     fn push(&self, path: &str, mode: u32) -> Result<Box<dyn PushedFile + '_>, String> {

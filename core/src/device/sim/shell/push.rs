@@ -1,5 +1,5 @@
 //! Files pushed into the sim's memory (`adb push`, uiautomator2's `u2.jar`), bounded a
-//! file and in all: each chunk is counted as it arrives, against the file's limit and
+//! file and in all (as what commands write is, and pipes: [`FileLimits`]): each chunk is counted as it arrives, against the file's limit and
 //! against everything kept and being pushed, so no push holds more than the limits
 //! allow, however many run at once. A push that stops midway keeps nothing.
 
@@ -13,6 +13,9 @@ pub(super) struct FileLimits {
     pub(super) file: usize,
     /// The most all files together may hold, pushes under way included.
     pub(super) total: usize,
+    /// The most one pipe holds: the sim runs a pipeline's commands one after the other,
+    /// so what one writes waits whole for the next.
+    pub(super) pipe: usize,
 }
 
 impl Default for FileLimits {
@@ -20,7 +23,17 @@ impl Default for FileLimits {
         Self {
             file: 64 << 20,
             total: 256 << 20,
+            pipe: 16 << 20,
         }
+    }
+}
+
+/// `bytes` as a limit is said: in MiB, or KiB when smaller (as in tests).
+pub(super) fn size(bytes: usize) -> String {
+    if bytes >= 1 << 20 {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{} KiB", bytes >> 10)
     }
 }
 
@@ -60,18 +73,17 @@ impl<C> PushedFile for Pending<'_, C> {
         let limits = self.shell.file_limits;
         if self.bytes.len() + bytes.len() > limits.file {
             return Err(format!(
-                "write failed: File too large: the sim keeps pushed files of up to {} MiB; \
-                 push a smaller file",
-                limits.file >> 20
+                "write failed: File too large: the sim keeps pushed files of up to {}; push a \
+                 smaller file",
+                size(limits.file)
             ));
         }
         let mut files = lock(&self.shell.files);
         if files.held() + bytes.len() > limits.total {
             return Err(format!(
-                "write failed: No space left on device: the sim keeps at most {} MiB of files \
-                 in memory; remove some (`adb shell rm FILE`) or restart the sim, then push \
-                 again",
-                limits.total >> 20
+                "write failed: No space left on device: the sim keeps at most {} of files in \
+                 memory; remove some (`adb shell rm FILE`) or restart the sim, then push again",
+                size(limits.total)
             ));
         }
         files.pushing += bytes.len();
