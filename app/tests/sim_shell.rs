@@ -1,5 +1,5 @@
 //! The sim's shell as the adb command line reaches it through Debian's real adb server:
-//! `$?`, variables, `export`, `sh -c` and `exec`, as mksh on a phone runs them.
+//! `$?`, variables, `export`, `sh -c` and `exec`, as mksh on a phone runs them; `adb logcat`.
 
 use std::time::Duration;
 
@@ -39,4 +39,49 @@ fn the_adb_shell_expands_status_and_variables_and_runs_nested_shells() {
     let ran = adb.on(&serial, &["shell", "exec false; echo never"]);
     assert_eq!(text(&ran.stdout), "");
     assert_eq!(ran.status.code(), Some(1));
+}
+
+#[test]
+fn adb_logcat_dumps_what_the_sim_wrote_and_clears_it() {
+    let adb = PrivateAdb::start();
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_tapscope"));
+    command.args(["sim", "--adb", "127.0.0.1:0"]);
+    let mut sim = Running::spawn(command);
+    let serial = sim
+        .address_after(" is an ADB device at ", PATIENCE)
+        .to_string();
+    adb.connect(&serial);
+
+    // TapTube's launcher icon: the tap, then the activity it starts.
+    let ran = adb.on(&serial, &["shell", "input", "tap", "160", "430"]);
+    assert!(ran.status.success(), "{}", text(&ran.stderr));
+    let ran = adb.on(&serial, &["logcat", "-d"]);
+    assert!(ran.status.success(), "{}", text(&ran.stderr));
+    let before = text(&ran.stdout);
+    assert!(
+        before.contains(" D InputDispatcher: Injected tap (160, 430) to 7c1a2f0 "),
+        "{before}"
+    );
+    assert!(
+        before
+            .lines()
+            .any(|l| l.contains(" I ActivityTaskManager: START u0 {")
+                && l.contains(" cmp=tv.tapscope.demo/.FeedActivity}")),
+        "{before}"
+    );
+
+    let ran = adb.on(&serial, &["logcat", "-c"]);
+    assert!(ran.status.success(), "{}", text(&ran.stderr));
+    let ran = adb.on(&serial, &["logcat", "-d"]);
+    let after = text(&ran.stdout);
+    // Only the launch time may follow, if it was not written yet when the log was cleared.
+    for line in before.lines().filter(|l| !l.starts_with("---------")) {
+        assert!(!after.contains(line), "{line} survived the clear:\n{after}");
+    }
+    assert!(
+        after
+            .lines()
+            .all(|l| l.starts_with("---------") || l.contains("Displayed")),
+        "{after}"
+    );
 }

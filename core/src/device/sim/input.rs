@@ -2,12 +2,13 @@
 
 use std::time::Duration;
 
-use crate::device::{Device, DeviceError, Key};
+use crate::device::{DeviceError, Key};
 use crate::geometry::Point;
 use crate::model::Flags;
 use crate::stability::Clock;
 
 use super::screen::On;
+use super::syslog::Arrival;
 use super::view::{Shown, Win};
 use super::{AnimKind, DISPLAY, MAX_GESTURE, Sim};
 
@@ -43,15 +44,13 @@ impl<C: Clock + Clone + Send> Sim<C> {
             && let Some(to) = self.screens.iter().position(|s| &s.name == go)
         {
             self.history.push(self.current);
-            self.enter(to);
-            self.start(AnimKind::Slide { forward: true }, length);
+            self.go(to, Arrival::Opened, length);
         }
     }
 
     pub(super) fn back(&mut self, length: Duration) {
         if let Some(previous) = self.history.pop() {
-            self.enter(previous);
-            self.start(AnimKind::Slide { forward: false }, length);
+            self.go(previous, Arrival::Back, length);
         }
     }
 
@@ -114,13 +113,16 @@ impl<C: Clock + Clone + Send> Sim<C> {
         Ok(())
     }
 
+    /// A key of the on-screen keyboard, tapped: the keyboard types it into the app (the
+    /// tap was logged, not a key or text injected).
     pub(super) fn press_key_node(&mut self, desc: &str) -> Result<(), DeviceError> {
         match desc {
-            "Delete" => self.key(Key::Delete),
-            "Search" => self.key(Key::Search),
-            "Space" => self.input_text(" "),
-            letter => self.input_text(letter),
+            "Delete" => self.press(Key::Delete),
+            "Search" => self.press(Key::Search),
+            "Space" => self.type_text(" "),
+            letter => self.type_text(letter),
         }
+        Ok(())
     }
 
     /// The lowest a list can scroll: its content's bottom plus a margin, under its own bottom.

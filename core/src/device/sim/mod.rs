@@ -3,17 +3,22 @@
 //! Screens come from `assets/sim/` (see `sim::screen`). Every action changes the state at
 //! once and starts an animation on the clock; until it ends, [`Device::dump`] shows the
 //! in-between frame (the new screen sliding in, a list part-way through its scroll) and
-//! accessibility events arrive at its start and every 100 ms until its end.
+//! accessibility events arrive at its start and every 100 ms until its end. What the
+//! system writes meanwhile (activity starts, injected input) goes to its [`log`], as a
+//! phone's logd keeps it, for `logcat` to read.
 
 pub mod costs;
 mod draw;
 mod input;
+pub mod log;
 mod next;
 pub mod phone;
 mod render;
 mod screen;
 pub mod shell;
 pub mod specimen;
+mod stock_dump;
+mod syslog;
 mod u2;
 mod view;
 
@@ -31,6 +36,8 @@ use crate::stability::Clock;
 
 pub use next::Build;
 use screen::Screen;
+use syslog::{Arrival, Input, Procs};
+pub use syslog::{SYSTEM_SERVER, Writer, app_ids};
 use view::{ItemState, Placement, Shown, Win};
 
 /// Longest text [`Device::input_text`] takes at once.
@@ -111,6 +118,9 @@ pub struct Sim<C> {
     ticker_base: u64,
     /// Replaces every animation's authored length (benchmarks sweep lengths with it).
     animation_length: Option<Duration>,
+    /// What the system and the apps wrote (`logcat` reads it).
+    log: log::Log,
+    procs: Procs,
 }
 
 impl<C: Clock + Clone + Send> Sim<C> {
@@ -129,7 +139,7 @@ impl<C: Clock + Clone + Send> Sim<C> {
             .iter()
             .map(|s| s.items.iter().map(ItemState::initial).collect())
             .collect();
-        Self {
+        let mut sim = Self {
             entered: clock.now(),
             clock,
             build,
@@ -142,7 +152,11 @@ impl<C: Clock + Clone + Send> Sim<C> {
             battery: rng.u8(20..=100),
             ticker_base: rng.u64(1_000..50_000),
             animation_length: None,
-        }
+            log: log::Log::default(),
+            procs: Procs::default(),
+        };
+        sim.log_boot();
+        sim
     }
 
     /// Which build of the app the phone runs.
@@ -193,7 +207,8 @@ impl<C: Clock + Clone + Send> Sim<C> {
         }
     }
 
-    /// What a dump shows now, as uiautomator XML.
+    /// Every window shown now (the app's, the status bar, the keyboard) and every node, as
+    /// uiautomator XML: tapscope's own view. A stock dump writes [`Sim::stock_xml`].
     pub fn xml(&self) -> String {
         render::xml(&self.frame(false).0, 0)
     }
@@ -330,7 +345,10 @@ impl<C: Clock + Clone + Send> Device for Sim<C> {
     fn tap(&mut self, at: Point) -> Result<(), DeviceError> {
         self.check_point(at)?;
         let wanted = Flags::CLICKABLE | Flags::CHECKABLE | Flags::EDITABLE;
-        let Some(node) = self.hit(at, wanted) else {
+        let node = self.hit(at, wanted);
+        let to_keyboard = node.as_ref().is_some_and(|n| n.window == Win::Keyboard);
+        self.log_input(Input::Tap(at), to_keyboard);
+        let Some(node) = node else {
             if let Some(on) = self.transition_at(at) {
                 self.apply(&on);
             }
@@ -371,6 +389,7 @@ impl<C: Clock + Clone + Send> Device for Sim<C> {
     fn long_press(&mut self, at: Point, duration: Duration) -> Result<(), DeviceError> {
         self.check_point(at)?;
         self.check_gesture(duration)?;
+        self.log_input(Input::LongPress(at, duration), false);
         self.clock.sleep(duration);
         if self.hit(at, Flags::LONG_CLICKABLE).is_some() {
             self.start(AnimKind::Still, Duration::ZERO);
@@ -382,6 +401,7 @@ impl<C: Clock + Clone + Send> Device for Sim<C> {
         self.check_point(from)?;
         self.check_point(to)?;
         self.check_gesture(duration)?;
+        self.log_input(Input::Swipe(from, to, duration), false);
         self.clock.sleep(duration);
         let Some(item) = self.hit(from, Flags::SCROLLABLE).and_then(|n| n.item) else {
             return Ok(());
@@ -410,30 +430,14 @@ impl<C: Clock + Clone + Send> Device for Sim<C> {
                 "input_text got {chars} characters, over the limit of {MAX_INPUT_CHARS}: send it in parts"
             )));
         }
-        self.edit(|field| field.push_str(text));
+        self.log_input(Input::Text(chars), false);
+        self.type_text(text);
         Ok(())
     }
 
     fn key(&mut self, key: Key) -> Result<(), DeviceError> {
-        if let Some(on) = self.transition(None, Some(key.name())) {
-            self.apply(&on);
-            return Ok(());
-        }
-        match key {
-            Key::Back => self.back(Duration::from_millis(300)),
-            Key::Home if self.current != 0 => {
-                self.history.clear();
-                self.enter(0);
-                self.start(
-                    AnimKind::Slide { forward: false },
-                    Duration::from_millis(400),
-                );
-            }
-            Key::Delete => self.edit(|field| {
-                field.pop();
-            }),
-            _ => {}
-        }
+        self.log_input(Input::Key(key), false);
+        self.press(key);
         Ok(())
     }
 
@@ -465,11 +469,7 @@ impl<C: Clock + Clone + Send> Device for Sim<C> {
             )));
         };
         self.history = if to == 0 { Vec::new() } else { vec![0] };
-        self.enter(to);
-        self.start(
-            AnimKind::Slide { forward: true },
-            Duration::from_millis(600),
-        );
+        self.go(to, Arrival::Launched, Duration::from_millis(600));
         Ok(())
     }
 }
@@ -500,6 +500,39 @@ impl<C: Clock + Clone + Send> Sim<C> {
     fn enter(&mut self, to: usize) {
         self.current = to;
         self.entered = self.clock.now();
+    }
+
+    /// Slides screen `to` in over `length`, and logs what the system writes as it does.
+    fn go(&mut self, to: usize, how: Arrival, length: Duration) {
+        let from = self.current;
+        self.enter(to);
+        let forward = how.forward();
+        self.start(AnimKind::Slide { forward }, length);
+        self.log_arrival(from, how);
+    }
+
+    /// A key as the app takes it, once injected.
+    fn press(&mut self, key: Key) {
+        if let Some(on) = self.transition(None, Some(key.name())) {
+            self.apply(&on);
+            return;
+        }
+        match key {
+            Key::Back => self.back(Duration::from_millis(300)),
+            Key::Home if self.current != 0 => {
+                self.history.clear();
+                self.go(0, Arrival::Home, Duration::from_millis(400));
+            }
+            Key::Delete => self.edit(|field| {
+                field.pop();
+            }),
+            _ => {}
+        }
+    }
+
+    /// Text as the focused field takes it, once injected.
+    fn type_text(&mut self, text: &str) {
+        self.edit(|field| field.push_str(text));
     }
 }
 

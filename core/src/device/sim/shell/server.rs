@@ -5,13 +5,15 @@
 //!
 //! As on Android 9 and later, a class that cannot be loaded (no such class, or its jar
 //! not on the device) aborts the runtime: the shell prints `Aborted`, exit 134, and only
-//! logcat says why.
+//! logcat says why. Either way the runtime's start is logged, as `AndroidRuntime` logs it.
 
 use std::time::Duration;
 
 use super::{Io, JobGuard, SimShell, lock};
 use crate::device::adbd::{DeviceSocket, SocketName};
+use crate::device::sim::log::{Buffer, Priority};
 use crate::device::sim::phone::UiClient;
+use crate::device::sim::{Sim, Writer};
 use crate::stability::Clock;
 
 /// The connection a host's socket to the server speaks with: uiautomator2's HTTP/JSON-RPC.
@@ -60,7 +62,7 @@ pub(super) fn app_process<C: Clock + Clone + Send>(
             .split(':')
             .any(|jar| !jar.is_empty() && shell.with_file(jar, |_| ()).is_some());
     // The runtime starts either way.
-    shell.phone.java(|_| ());
+    shell.phone.java(|sim| log_runtime(sim, class, loaded));
     if !loaded {
         io.complain("Aborted\n");
         return ABORTED;
@@ -73,6 +75,30 @@ pub(super) fn app_process<C: Clock + Clone + Send>(
         }
     };
     u2_server(shell, port, format!("app_process {}", args.join(" ")), io)
+}
+
+/// What a new `app_process` writes as its runtime starts and calls `class`'s main, or
+/// aborts when it could not load it.
+fn log_runtime<C: Clock + Clone + Send>(sim: &mut Sim<C>, class: &str, loaded: bool) {
+    let me = Writer::main(sim.spawn_pid());
+    let runtime = |sim: &mut Sim<C>, priority, message: &str| {
+        sim.write_log(Buffer::Main, me, priority, "AndroidRuntime", message);
+    };
+    let start = ">>>>>> START com.android.internal.os.RuntimeInit uid 2000 <<<<<<";
+    runtime(sim, Priority::Debug, start);
+    runtime(sim, Priority::Info, "Using default boot image");
+    runtime(sim, Priority::Info, "Leaving lock profiling enabled");
+    if loaded {
+        runtime(sim, Priority::Debug, &format!("Calling main entry {class}"));
+        return;
+    }
+    let why = format!("ERROR: could not find class '{class}'");
+    sim.write_log(Buffer::Main, me, Priority::Error, "appproc", &why);
+    let pid = me.pid;
+    let signal = format!(
+        "Fatal signal 6 (SIGABRT), code -1 (SI_QUEUE) in tid {pid} (main), pid {pid} (main)"
+    );
+    sim.write_log(Buffer::Crash, me, Priority::Fatal, "libc", &signal);
 }
 
 /// The server's `-p PORT` (or `--port`), 9008 without one.

@@ -1,0 +1,389 @@
+//! What the phone's system writes to the sim's [`Log`] as the sim changes, in the shapes
+//! an Android 14 phone writes them: system_server's `ActivityTaskManager` starts and
+//! launch times (`Displayed … +600ms`, stamped when the launch animation ends),
+//! `ActivityManager`'s process starts, the events log's window-manager records, and an
+//! `InputDispatcher` line for each injected touch, key or text. Processes keep their pids:
+//! system_server one, each app its own (the app on screen is `1234:u0a10123`, as
+//! `dumpsys window` prints it), each spawned program ([`Sim::spawn_pid`]) a new one.
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use super::log::{Buffer, Entry, Log, Mark, Priority, Record};
+use super::{AnimKind, Sim};
+use crate::device::Key;
+use crate::geometry::Point;
+use crate::stability::Clock;
+
+/// system_server's pid.
+pub const SYSTEM_SERVER: u32 = 587;
+/// system_server's threads: a binder thread (activity starts), `android.display`
+/// (launch times), `ActivityManager` (process starts) and `InputDispatcher`.
+const BINDER_TID: u32 = 1604;
+const DISPLAY_TID: u32 = 612;
+const AM_TID: u32 = 641;
+const INPUT_TID: u32 = 905;
+/// The app window and its activity record as `dumpsys window` names them.
+const WINDOW: &str = "7c1a2f0";
+const RECORD: u32 = 0x09f3_c6a4;
+const TASK: u32 = 12;
+/// The keyboard's window.
+const IME_WINDOW: &str = "3e8d6b2 InputMethod";
+/// The first pid a spawned program gets.
+const FIRST_SPAWNED: u32 = 24_000;
+/// The app `dumpsys window` shows as `Session{… 1234:u0a10123}`.
+const DEMO: (&str, u32, u32) = ("tv.tapscope.demo", 1234, 10_123);
+/// Settings runs as the system uid.
+const SETTINGS: &str = "com.android.settings";
+
+/// Who wrote an entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Writer {
+    pub pid: u32,
+    pub tid: u32,
+}
+
+impl Writer {
+    /// A process's main thread, whose tid is its pid.
+    pub fn main(pid: u32) -> Writer {
+        Writer { pid, tid: pid }
+    }
+
+    fn system(tid: u32) -> Writer {
+        Writer {
+            pid: SYSTEM_SERVER,
+            tid,
+        }
+    }
+}
+
+/// `package`'s pid and uid: the same every run.
+pub fn app_ids(package: &str) -> (u32, u32) {
+    if package == DEMO.0 {
+        return (DEMO.1, DEMO.2);
+    }
+    // FNV-1a: stable across runs and Rust versions, unlike the std hasher.
+    let hash = package.bytes().fold(0x811c_9dc5_u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    });
+    let uid = if package == SETTINGS {
+        1000
+    } else {
+        10_124 + (hash >> 16) % 100
+    };
+    (3000 + hash % 20_000, uid)
+}
+
+/// The processes running besides system_server, and the next spawned pid.
+#[derive(Debug, Default)]
+pub(super) struct Procs {
+    running: BTreeSet<String>,
+    spawned: u32,
+}
+
+/// How a screen came to be shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Arrival {
+    /// Started from the shell (`monkey`, `am start`, [`crate::device::Device::launch`]).
+    Launched,
+    /// Started by the app on screen (the launcher's icon, a button).
+    Opened,
+    Back,
+    Home,
+}
+
+impl Arrival {
+    pub(super) fn forward(self) -> bool {
+        matches!(self, Arrival::Launched | Arrival::Opened)
+    }
+}
+
+/// An input injected into the sim.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Input {
+    Tap(Point),
+    LongPress(Point, Duration),
+    Swipe(Point, Point, Duration),
+    Key(Key),
+    /// How many characters: what was typed is not logged.
+    Text(usize),
+}
+
+impl<C: Clock + Clone + Send> Sim<C> {
+    /// The phone's log.
+    pub fn log(&self) -> &Log {
+        &self.log
+    }
+
+    /// The entries of `buffers` after `after` written by now (only `pid`'s when given),
+    /// and the mark to read after next time: the log's end at the same moment.
+    pub fn read_log(
+        &self,
+        buffers: &[Buffer],
+        after: Mark,
+        pid: Option<u32>,
+    ) -> (Vec<Record>, Mark) {
+        let now = self.clock.now();
+        (self.log.read(buffers, after, now, pid), self.log.end(now))
+    }
+
+    /// Where the log ends now: reading after it gives only what is written from now on.
+    pub fn log_end(&self) -> Mark {
+        self.log.end(self.clock.now())
+    }
+
+    /// Empties `buffer` (`logcat -c`).
+    pub fn clear_log(&mut self, buffer: Buffer) {
+        self.log.clear(buffer, self.clock.now());
+    }
+
+    /// Writes a line to `buffer`, stamped now.
+    pub fn write_log(
+        &mut self,
+        buffer: Buffer,
+        writer: Writer,
+        priority: Priority,
+        tag: &str,
+        message: &str,
+    ) {
+        let at = self.clock.now();
+        self.write_log_at(at, buffer, writer, priority, tag, message);
+    }
+
+    /// A pid for a program that starts now (`app_process`), new each time.
+    pub fn spawn_pid(&mut self) -> u32 {
+        self.procs.spawned += 1;
+        FIRST_SPAWNED + self.procs.spawned
+    }
+
+    fn write_log_at(
+        &mut self,
+        at: Duration,
+        buffer: Buffer,
+        writer: Writer,
+        priority: Priority,
+        tag: &str,
+        message: &str,
+    ) {
+        self.log.append(
+            buffer,
+            Entry {
+                at,
+                pid: writer.pid,
+                tid: writer.tid,
+                priority,
+                tag: tag.to_owned(),
+                message: message.to_owned(),
+            },
+        );
+    }
+
+    /// An info line system_server's thread `tid` writes, stamped `at`.
+    fn system(&mut self, at: Duration, buffer: Buffer, tid: u32, tag: &str, message: &str) {
+        let writer = Writer::system(tid);
+        self.write_log_at(at, buffer, writer, Priority::Info, tag, message);
+    }
+
+    /// A record of the events log, stamped now.
+    fn event(&mut self, tid: u32, tag: &str, message: &str) {
+        let now = self.clock.now();
+        self.system(now, Buffer::Events, tid, tag, message);
+    }
+
+    fn atm(&mut self, at: Duration, tid: u32, message: &str) {
+        self.system(at, Buffer::System, tid, "ActivityTaskManager", message);
+    }
+
+    /// The activity screen `index` stands for, as `dumpsys` names it.
+    pub(super) fn component(&self, index: usize) -> String {
+        let Some(screen) = self.screens.get(index) else {
+            return String::new();
+        };
+        let mut name: Vec<char> = screen.name.chars().collect();
+        if let Some(first) = name.first_mut() {
+            *first = first.to_ascii_uppercase();
+        }
+        let name: String = name.into_iter().collect();
+        format!("{}/.{name}Activity", screen.package)
+    }
+
+    fn package_of(&self, index: usize) -> String {
+        self.screens
+            .get(index)
+            .map_or_else(String::new, |s| s.package.clone())
+    }
+
+    /// What a booted phone has written by the time the sim starts: system_server up and
+    /// the launcher started and drawn.
+    pub(super) fn log_boot(&mut self) {
+        let now = self.clock.now();
+        let message = "Entered the Android system server!";
+        self.system(now, Buffer::System, SYSTEM_SERVER, "SystemServer", message);
+        let home = self.component(0);
+        self.procs.running.insert(self.package_of(0));
+        self.atm(now, BINDER_TID, &home_start(&home));
+        self.event(DISPLAY_TID, "wm_set_resumed_activity", &resumed(&home));
+    }
+
+    /// What the system writes as screen `from` gives way to the current one, the
+    /// animation that shows it started.
+    pub(super) fn log_arrival(&mut self, from: usize, how: Arrival) {
+        let now = self.clock.now();
+        let (left, shown) = (self.component(from), self.component(self.current));
+        let package = self.package_of(self.current);
+        let start = match how {
+            Arrival::Launched => Some(format!(
+                "START u0 {{act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] \
+                 flg=0x10200000 cmp={shown}}} with LAUNCH_MULTIPLE from uid 2000 \
+                 (BAL_ALLOW_PERMISSION) result code=0"
+            )),
+            Arrival::Opened if self.package_of(from) == self.package_of(0) => {
+                let uid = app_ids(&self.package_of(from)).1;
+                Some(format!(
+                    "START u0 {{act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] \
+                     flg=0x10200000 cmp={shown}}} with LAUNCH_MULTIPLE from uid {uid} \
+                     (BAL_ALLOW_ALLOWLISTED_COMPONENT) result code=0"
+                ))
+            }
+            Arrival::Opened => {
+                let uid = app_ids(&self.package_of(from)).1;
+                Some(format!(
+                    "START u0 {{cmp={shown}}} with LAUNCH_MULTIPLE from uid {uid} \
+                     (BAL_ALLOW_VISIBLE_WINDOW) result code=0"
+                ))
+            }
+            Arrival::Home => Some(home_start(&shown)),
+            Arrival::Back => None,
+        };
+        if how == Arrival::Back {
+            let finished = format!("[0,{RECORD},{TASK},{left},app-request]");
+            self.event(BINDER_TID, "wm_finish_activity", &finished);
+        }
+        if let Some(start) = start {
+            self.atm(now, BINDER_TID, &start);
+        }
+        if how.forward() && self.procs.running.insert(package.clone()) {
+            let (pid, uid) = app_ids(&package);
+            let message = format!(
+                "Start proc {pid}:{package}/{} for top-activity {{{shown}}}",
+                format_uid(uid)
+            );
+            self.system(now, Buffer::System, AM_TID, "ActivityManager", &message);
+        }
+        for (verb, window) in [("leaving", &left), ("entering", &shown)] {
+            let message = format!("[Focus {verb} {WINDOW} {window},reason=setFocusedWindow]");
+            self.event(INPUT_TID, "input_focus", &message);
+        }
+        self.event(BINDER_TID, "wm_set_resumed_activity", &resumed(&shown));
+        // A new activity reports when its first frame is drawn: the end of the animation.
+        if how.forward()
+            && let Some(anim) = self
+                .anim
+                .filter(|a| matches!(a.kind, AnimKind::Slide { .. }))
+        {
+            let took = anim.end.saturating_sub(anim.start);
+            let ms = took.as_millis();
+            let message = format!("Displayed {shown} for user 0: {}", format_duration(took));
+            self.atm(anim.end, DISPLAY_TID, &message);
+            let launch = format!("[0,{RECORD},{shown},{ms}]");
+            let tag = "wm_activity_launch_time";
+            self.system(anim.end, Buffer::Events, DISPLAY_TID, tag, &launch);
+        }
+    }
+
+    /// InputDispatcher's line for an injected input, which the keyboard's window takes
+    /// when `to_keyboard`, else the app's.
+    pub(super) fn log_input(&mut self, input: Input, to_keyboard: bool) {
+        let what = match input {
+            Input::Tap(at) => format!("tap ({}, {})", at.x, at.y),
+            Input::LongPress(at, held) => {
+                format!("long press ({}, {}) {}ms", at.x, at.y, held.as_millis())
+            }
+            Input::Swipe(from, to, took) => format!(
+                "swipe ({}, {}) -> ({}, {}) {}ms",
+                from.x,
+                from.y,
+                to.x,
+                to.y,
+                took.as_millis()
+            ),
+            Input::Key(key) => format!("key {}", keycode_name(key)),
+            Input::Text(1) => "text (1 character)".to_owned(),
+            Input::Text(chars) => format!("text ({chars} characters)"),
+        };
+        let window = if to_keyboard {
+            IME_WINDOW.to_owned()
+        } else {
+            format!("{WINDOW} {}", self.component(self.current))
+        };
+        let message = format!("Injected {what} to {window}");
+        let writer = Writer::system(INPUT_TID);
+        self.write_log(
+            Buffer::Main,
+            writer,
+            Priority::Debug,
+            "InputDispatcher",
+            &message,
+        );
+    }
+}
+
+/// The start the system makes of the home activity `home`.
+fn home_start(home: &str) -> String {
+    format!(
+        "START u0 {{act=android.intent.action.MAIN cat=[android.intent.category.HOME] \
+         flg=0x10000100 cmp={home}}} with LAUNCH_SINGLE_TASK from uid 0 \
+         (BAL_ALLOW_ALLOWLISTED_UID) result code=0"
+    )
+}
+
+fn resumed(component: &str) -> String {
+    format!("[0,{component},resumeTopActivity - onActivityStateChanged]")
+}
+
+/// A duration as Android's `TimeUtils.formatDuration` prints it: `+612ms`, `+1s84ms`, `0`.
+pub fn format_duration(took: Duration) -> String {
+    let ms = took.as_millis();
+    if ms == 0 {
+        return "0".to_owned();
+    }
+    let (days, hours, minutes, seconds, millis) = (
+        ms / 86_400_000,
+        (ms / 3_600_000) % 24,
+        (ms / 60_000) % 60,
+        (ms / 1000) % 60,
+        ms % 1000,
+    );
+    let mut text = "+".to_owned();
+    for (value, unit) in [(days, "d"), (hours, "h"), (minutes, "m"), (seconds, "s")] {
+        if value > 0 {
+            text.push_str(&format!("{value}{unit}"));
+        }
+    }
+    text.push_str(&format!("{millis}ms"));
+    text
+}
+
+/// A uid as `UserHandle.formatUid` prints it: `u0a123` for an app's, `1000` for the system's.
+fn format_uid(uid: u32) -> String {
+    match uid.checked_sub(10_000) {
+        Some(app) => format!("u0a{app}"),
+        None => uid.to_string(),
+    }
+}
+
+/// The `KEYCODE_` name Android gives `key`.
+fn keycode_name(key: Key) -> &'static str {
+    match key {
+        Key::Back => "KEYCODE_BACK",
+        Key::Home => "KEYCODE_HOME",
+        Key::Recents => "KEYCODE_APP_SWITCH",
+        Key::Enter => "KEYCODE_ENTER",
+        Key::Delete => "KEYCODE_DEL",
+        Key::Tab => "KEYCODE_TAB",
+        Key::Search => "KEYCODE_SEARCH",
+        Key::VolumeUp => "KEYCODE_VOLUME_UP",
+        Key::VolumeDown => "KEYCODE_VOLUME_DOWN",
+        Key::Power => "KEYCODE_POWER",
+    }
+}
