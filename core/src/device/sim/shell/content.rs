@@ -1,5 +1,6 @@
-//! `content`, Android's content provider tool, with droidrun's Portal as the sim's one
-//! provider once it is installed ([`SimShell::install_portal`]). `content query` of
+//! `content`, Android's content provider tool, with the settings provider
+//! (`content://settings/…`, answered by the system's settings: `super::system`) and
+//! droidrun's Portal once it is installed ([`SimShell::install_portal`]). `content query` of
 //! `content://com.mobilerun.portal/…` answers as Portal 0.7.2 does (`Row: 0 result=…`,
 //! its JSON envelope, `org.json`'s escaping), the tree built from the screen shown: the
 //! app's window, which is what Portal reads (`rootInActiveWindow`); the status bar and the
@@ -15,7 +16,7 @@ use crate::model::{Flags, Rect};
 use crate::stability::Clock;
 
 /// Where the installed APK lies; its bytes say whether the accessibility service is on.
-const APK: &str = "/data/app/com.mobilerun.portal-1/base.apk";
+pub(super) const APK: &str = "/data/app/com.mobilerun.portal-1/base.apk";
 const SERVICE_ON: &[u8] = b"accessibility=on";
 const SERVICE_OFF: &[u8] = b"accessibility=off";
 /// The release whose answers these are (droidrun-portal 0.7.2, April 2026).
@@ -38,15 +39,20 @@ impl<C: Clock + Clone + Send> SimShell<C> {
     /// Installs droidrun's Portal with its accessibility service on, as `mobilerun setup`
     /// leaves a phone.
     pub fn install_portal(&self) {
-        self.write_file(APK, SERVICE_ON, false);
+        self.write_own_file(APK, SERVICE_ON);
     }
 
     /// Turns Portal's accessibility service on or off; nothing before it is installed.
     pub fn set_portal_service(&self, on: bool) {
         if self.portal_service().is_some() {
             let state = if on { SERVICE_ON } else { SERVICE_OFF };
-            self.write_file(APK, state, false);
+            self.write_own_file(APK, state);
         }
+    }
+
+    /// Uninstalls Portal (`pm uninstall`): its provider goes with it.
+    pub(super) fn uninstall_portal(&self) {
+        self.remove_file(APK);
     }
 
     /// Whether Portal is installed (`pm` lists it).
@@ -74,6 +80,12 @@ pub(super) fn run<C: Clock + Clone + Send>(
         }
     };
     let (authority, path, query) = split_uri(&uri);
+    if authority == "settings" {
+        // The settings provider: `super::system`'s settings.
+        return shell
+            .phone
+            .java(|_| super::system::settings_content(shell, args, path, io));
+    }
     let service = shell.portal_service();
     let Some(service) = service.filter(|_| authority == PORTAL_PACKAGE) else {
         io.complain(&format!(
@@ -256,10 +268,18 @@ fn tree<C: Clock + Clone + Send>(sim: &Sim<C>, filter: bool) -> Option<String> {
         parent.push(p);
         open.push(k);
     }
+    // What of each node shows: its bounds within its parent's shown part and the display,
+    // as Android's bounds in screen are clipped by the views above.
     let screen = Rect::new(0, 0, DISPLAY.width, DISPLAY.height);
+    let mut shown: Vec<Rect> = Vec::with_capacity(nodes.len());
+    for (k, node) in nodes.iter().enumerate() {
+        let within = parent[k].map_or(screen, |p| shown[p]);
+        shown.push(node.bounds.intersect(&within));
+    }
     let mut kept: Vec<bool> = nodes
         .iter()
-        .map(|n| !filter || visible_fraction(&n.bounds, &screen) >= VISIBLE_FRACTION)
+        .zip(&shown)
+        .map(|(n, s)| !filter || visible_fraction(&n.bounds, s) >= VISIBLE_FRACTION)
         .collect();
     for k in (0..nodes.len()).rev() {
         if let (true, Some(p)) = (kept[k], parent[k]) {
@@ -289,18 +309,14 @@ fn tree<C: Clock + Clone + Send>(sim: &Sim<C>, filter: bool) -> Option<String> {
     Some(out)
 }
 
-/// How much of `rect` is on `screen`, as `AccessibilityTreeBuilder.getVisiblePercentage`.
-fn visible_fraction(rect: &Rect, screen: &Rect) -> f64 {
+/// How much of `rect` shows, its `shown` part, as `AccessibilityTreeBuilder`'s
+/// `getVisiblePercentage`.
+fn visible_fraction(rect: &Rect, shown: &Rect) -> f64 {
     let area = rect.area();
     if area <= 0 {
         return 0.0;
     }
-    if rect.left <= 0 && rect.top <= 0 && rect.right >= screen.right && rect.bottom >= screen.bottom
-    {
-        return 1.0;
-    }
-    let shown = rect.intersect(screen);
-    shown.area() as f64 / area as f64
+    shown.area().max(0) as f64 / area as f64
 }
 
 /// One node's keys, in `AccessibilityTreeBuilder`'s order, up to its open `children`.

@@ -94,8 +94,17 @@ fn without_portal_content_prints_what_android_prints() {
         Err(HelperFault::Absent),
         "the old name is gone"
     );
-    let (_, _, err) = run(&shell, "content query --uri content://settings/secure");
-    assert!(err.contains("Could not find provider: settings"), "{err}");
+    let (_, _, err) = run(&shell, "content query --uri content://com.example.none/x");
+    assert!(
+        err.contains("Could not find provider: com.example.none"),
+        "{err}"
+    );
+    // The settings provider is the system's (`system::settings`).
+    let (_, out, _) = run(&shell, "content query --uri content://settings/secure");
+    assert!(
+        out.contains(", name=user_setup_complete, value=1\n"),
+        "{out}"
+    );
 }
 
 #[test]
