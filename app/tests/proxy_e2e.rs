@@ -116,6 +116,9 @@ impl Rig {
             "shell", "input", "swipe", "540", "1800", "540", "900", "300",
         ]);
         assert!(scrolled.status.success(), "{scrolled:?}");
+        // The scroll ends before the agent's tap: a dump waits until the screen is idle.
+        let settled = self.direct(&["exec-out", "uiautomator", "dump", "/dev/tty"]);
+        assert!(settled.status.success(), "{settled:?}");
         self.tap(apollo);
         apollo
     }

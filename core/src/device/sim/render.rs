@@ -11,6 +11,13 @@ use super::view::Shown;
 
 /// The nodes as a uiautomator dump; each window is a run starting at depth 0.
 pub(super) fn xml(nodes: &[Shown], rotation: u8) -> String {
+    xml_indexed(nodes, None, rotation)
+}
+
+/// [`xml`] with each node's `index` given (`indices[k]` for node `k`): the stock dumper
+/// writes a child's place among all its parent's children, so a skipped child leaves a
+/// gap. Without them, or past their end, a node's place among the siblings written.
+pub(super) fn xml_indexed(nodes: &[Shown], indices: Option<&[usize]>, rotation: u8) -> String {
     let mut out = String::with_capacity(nodes.len() * 400 + 128);
     out.push_str("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>\n");
     let _ = writeln!(out, "<hierarchy rotation=\"{rotation}\">");
@@ -25,8 +32,12 @@ pub(super) fn xml(nodes: &[Shown], rotation: u8) -> String {
         if index.len() <= node.depth {
             index.resize(node.depth + 1, 0);
         }
-        let i = index[node.depth];
+        let written = index[node.depth];
         index[node.depth] += 1;
+        let i = indices
+            .and_then(|given| given.get(k))
+            .copied()
+            .unwrap_or(written);
         let has_children = nodes.get(k + 1).is_some_and(|n| n.depth > node.depth);
         let f = |flag| node.flags.contains(flag);
         let _ = write!(

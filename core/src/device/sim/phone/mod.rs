@@ -4,6 +4,15 @@
 //! events stream and a helper server (uiautomator2's) exclude each other. Shareable: the
 //! ADB transport runs several commands at once, each sleeping its costs without holding
 //! the phone.
+//!
+//! Two readers of the screen. The shell's `uiautomator dump` ([`SimPhone::uiautomator_dump`],
+//! what adb-based tools get) writes what a stock phone does: the active window alone, its
+//! nodes visible to the user, bounds on the display (`sim::stock_dump`). The phone's own
+//! [`Device::dump`] (tapscope's `sim:phone` sessions) pays the same costs and waits the
+//! same idle, but writes tapscope's fuller view, [`Sim::xml`]: every window (status bar,
+//! keyboard) and every node, a list's items scrolled out of view too. It is tapscope
+//! reading its own sim with a phone's timing, not a phone's shell, and it keeps the
+//! observations of `sim` and `sim:phone` alike (a pruned `more:` line, the keyboard).
 
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
@@ -160,11 +169,23 @@ impl<C: Clock + Clone + Send> SimPhone<C> {
 
     /// `uiautomator dump`: its start, then a wait until no event came for 1 s since it
     /// began watching (at most 10 s, or `limit` from the call), then the tree as it is at
-    /// that moment, serialized. `stopped` ends it early (its caller went away).
+    /// that moment, serialized as a stock phone writes it ([`Sim::stock_xml`]: the active
+    /// window, its nodes visible to the user). `stopped` ends it early (its caller went away).
     pub fn uiautomator_dump(
         &self,
         limit: Duration,
         stopped: &dyn Fn() -> bool,
+    ) -> Result<String, UiAutomationError> {
+        self.dump_when_idle(limit, stopped, Sim::stock_xml)
+    }
+
+    /// [`SimPhone::uiautomator_dump`]'s costs and wait for idle, then the tree as `write`
+    /// serializes it, its write paid for the nodes it holds.
+    fn dump_when_idle(
+        &self,
+        limit: Duration,
+        stopped: &dyn Fn() -> bool,
+        write: fn(&Sim<C>) -> String,
     ) -> Result<String, UiAutomationError> {
         let began = self.clock.now();
         let give_up = began.saturating_add(limit);
@@ -194,7 +215,8 @@ impl<C: Clock + Clone + Send> SimPhone<C> {
             // In slices, so a caller that goes away is noticed.
             self.sleep((idle_at.min(stop) - now).min(STOP_CHECK));
         }
-        let xml = self.sim().xml();
+        let xml = write(&self.sim());
+        // The dumper pays for the nodes it writes, not for those it skipped.
         let nodes = xml.matches("<node ").count();
         let serialize = self.costs().serialize(nodes);
         self.sleep(serialize);
@@ -323,7 +345,8 @@ impl<C: Clock + Clone + Send> Device for SimPhone<C> {
         if self.look == LookBackend::U2 {
             return Ok(self.u2_dump());
         }
-        self.uiautomator_dump(limit, &|| false)
+        // Tapscope's fuller view, at the stock dump's costs (see the module's header).
+        self.dump_when_idle(limit, &|| false, Sim::xml)
             .map_err(DeviceError::from)
     }
 

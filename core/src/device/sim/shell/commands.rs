@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use md5::{Digest, Md5};
 
-use super::{Io, Ran, SimShell, server, system};
+use super::{Io, Ran, SimShell, server, system, toybox};
 use crate::device::sim::costs::DUMP_IDLE_TIMEOUT;
 use crate::device::sim::phone::{UiAutomationError, UiClient};
 use crate::device::{Device, Key};
@@ -20,9 +20,26 @@ pub(super) const DEFAULT_DUMP: &str = "/sdcard/window_dump.xml";
 const MAX_SLEEP: Duration = Duration::from_secs(600);
 
 /// The toybox applets here, which `toybox NAME …` runs as `NAME …`.
-const TOYBOX: [&str; 14] = [
-    "cat", "echo", "false", "grep", "head", "id", "ls", "md5sum", "pkill", "rm", "sleep", "true",
-    "whoami", "toybox",
+const TOYBOX: [&str; 19] = [
+    "cat",
+    "echo",
+    "false",
+    "getenforce",
+    "grep",
+    "head",
+    "id",
+    "ifconfig",
+    "ls",
+    "md5sum",
+    "mv",
+    "pkill",
+    "rm",
+    "sleep",
+    "true",
+    "uname",
+    "which",
+    "whoami",
+    "toybox",
 ];
 
 /// Runs one command: its words, expanded, and the environment its assignments gave it.
@@ -42,6 +59,7 @@ pub(super) fn run<C: Clock + Clone + Send>(
         "input" => input(shell, &args, io),
         "screencap" => screencap(shell, &args, io),
         "content" => super::content::run(shell, &args, io),
+        "logcat" => super::logcat::run(shell, &args, env, io),
         "cmd" => return cmd(shell, &args, env, io),
         "app_process" => server::app_process(shell, &args, env, io),
         "toybox" => match args.first() {
@@ -57,11 +75,12 @@ pub(super) fn run<C: Clock + Clone + Send>(
         },
         "md5sum" => md5sum(shell, &args, io, Md5Style::Toybox),
         "md5" => md5sum(shell, &args, io, Md5Style::Toolbox),
-        "wm" | "dumpsys" | "pm" | "monkey" | "am" | "getprop" => {
+        "wm" | "dumpsys" | "pm" | "monkey" | "am" | "getprop" | "settings" => {
             system::run(shell, name, &args, io)
         }
         "cat" => cat(shell, &args, io),
         "rm" => rm(shell, &args, io),
+        "mv" => mv(shell, &args, io),
         "ls" => ls(shell, &args, io),
         "echo" => echo(&args, io),
         "true" => 0,
@@ -71,25 +90,20 @@ pub(super) fn run<C: Clock + Clone + Send>(
         "head" => head(&args, io),
         "sleep" => sleep(shell, &args, io),
         "pkill" => pkill(shell, &args),
-        "id" => {
-            io.say("uid=2000(shell) gid=2000(shell) groups=2000(shell) context=u:r:shell:s0\n");
-            0
-        }
-        "whoami" => {
-            io.say("shell\n");
-            0
-        }
-        other => {
-            io.complain(&format!(
-                "/system/bin/sh: {other}: inaccessible or not found\n"
-            ));
-            127
-        }
+        other => match toybox::run(other, &args, io) {
+            Some(status) => status,
+            None => {
+                io.complain(&format!(
+                    "/system/bin/sh: {other}: inaccessible or not found\n"
+                ));
+                127
+            }
+        },
     };
     Ran::Status(status)
 }
 
-/// `cmd SERVICE …`: the binder front of `input`, `pm`, `wm` and `am`.
+/// `cmd SERVICE …`: the binder front of `input`, `pm`, `wm`, `am` and `settings`.
 fn cmd<C: Clock + Clone + Send>(
     shell: &SimShell<C>,
     args: &[&str],
@@ -101,6 +115,7 @@ fn cmd<C: Clock + Clone + Send>(
         Some(&"package") => "pm",
         Some(&"window") => "wm",
         Some(&"activity") => "am",
+        Some(&"settings") => "settings",
         Some(other) => {
             io.complain(&format!("cmd: Can't find service: {other}\n"));
             return Ran::Status(20);
@@ -142,11 +157,16 @@ fn uiautomator<C: Clock + Clone + Send>(shell: &SimShell<C>, args: &[&str], io: 
                     io.say("UI hierchary dumped to: /dev/tty\n");
                     0
                 }
-                Ok(xml) => {
-                    shell.write_file(file, xml.as_bytes(), false);
-                    io.say(&format!("UI hierchary dumped to: {file}\n"));
-                    0
-                }
+                Ok(xml) => match shell.write_file(file, xml.as_bytes(), false) {
+                    Ok(()) => {
+                        io.say(&format!("UI hierchary dumped to: {file}\n"));
+                        0
+                    }
+                    Err(refused) => {
+                        io.complain(&format!("ERROR: could not write {file}: {refused}\n"));
+                        1
+                    }
+                },
                 Err(error) => ui_automation_failed(error, io),
             }
         }
@@ -300,13 +320,17 @@ fn screencap<C: Clock + Clone + Send>(shell: &SimShell<C>, args: &[&str], io: &m
     };
     let as_png = png_flag || file.is_some_and(|f| f.ends_with(".png"));
     let bytes = if as_png { png } else { raw_frame(&png) };
-    match file {
-        Some(file) => shell.write_file(file, &bytes, false),
+    match file.map(|file| shell.write_file(file, &bytes, false)) {
+        Some(Err(refused)) => {
+            io.complain(&format!("screencap: write error: {refused}\n"));
+            1
+        }
+        Some(Ok(())) => 0,
         None => {
             let _ = io.out(&bytes);
+            0
         }
     }
-    0
 }
 
 /// `screencap` without `-p`: width, height, format (1, RGBA_8888) and colour space (0),
@@ -334,7 +358,10 @@ fn cat<C: Clock + Clone + Send>(shell: &SimShell<C>, args: &[&str], io: &mut Io<
     for path in args {
         match shell.phone.native(|_| shell.read_file(path)) {
             Some(bytes) => {
-                let _ = io.out(&bytes);
+                if io.out(&bytes).is_err() {
+                    // Refused (no space, a full pipe) or nobody reading: stop here.
+                    return 1;
+                }
             }
             None if *path == "/dev/null" => {}
             None => {
@@ -406,6 +433,25 @@ fn rm<C: Clock + Clone + Send>(shell: &SimShell<C>, args: &[&str], io: &mut Io<'
         }
     }
     status
+}
+
+/// `mv [-f] FROM TO`: a file renamed (mobilecli pushes its dex as `.tmp`, then moves it).
+fn mv<C: Clock + Clone + Send>(shell: &SimShell<C>, args: &[&str], io: &mut Io<'_>) -> u8 {
+    let paths: Vec<&str> = args
+        .iter()
+        .copied()
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let [from, to] = paths[..] else {
+        io.complain("usage: mv [-fin] FROM... TO\n");
+        return 1;
+    };
+    if shell.rename_file(from, to) {
+        0
+    } else {
+        io.complain(&format!("mv: {from}: No such file or directory\n"));
+        1
+    }
 }
 
 fn ls<C: Clock + Clone + Send>(shell: &SimShell<C>, args: &[&str], io: &mut Io<'_>) -> u8 {

@@ -1,5 +1,5 @@
 //! The simulated uiautomator2 server over HTTP as its client speaks to it, on a virtual
-//! clock: ping, requests split anywhere, the dump against the stock one, gestures and
+//! clock: ping, requests split anywhere, the dump against the sim's own, gestures and
 //! keys, selectors, errors, and requests too large to read.
 
 use std::time::Duration;
@@ -146,7 +146,7 @@ fn dump(phone: &SimPhone<VirtualClock>) -> String {
         .to_owned()
 }
 
-/// The middle of the node `label` names, as the stock dump has it.
+/// The middle of the node `label` names, as the sim's own view (`Sim::xml`) has it.
 fn center_of(phone: &SimPhone<VirtualClock>, label: &str) -> Point {
     let tree = parse_str(&phone.sim().xml()).unwrap();
     let node = tree
@@ -431,8 +431,8 @@ fn a_phone_looking_through_u2_dumps_a_snapshot_and_holds_ui_automation() {
     let start = clock.now();
     let sliding = phone.dump().unwrap();
     assert!(clock.now() - start < ms(100), "no idle wait");
-    // Mid-slide, the server clips each node to the display as Android does; the stock
-    // dump of the sim does not, so only the list's summary of what is off it differs.
+    // Mid-slide, the server clips each node to the display as Android does; the sim's
+    // own view does not, so only the list's summary of what is off it differs.
     let without_more = |text: String| {
         text.lines()
             .filter(|l| !l.trim_start().starts_with("more:"))

@@ -1,10 +1,10 @@
 //! The sim's screen as uiautomator2's server sees it through UiAutomation: each window's
 //! nodes with their place among their siblings and the bounds Android reports for them.
 //!
-//! The server's dumper and its queries skip a child that is not visible to the user. The
-//! sim's accessibility tree reports every node visible, a list's items scrolled out of
-//! it too (its stock dump shows them, and pruning sums them up as `more:`), so the
-//! server, reading the same tree, keeps them all, as the stock dump does.
+//! The server's dumper and its queries skip a child that is not visible to the user. Here
+//! they keep every node, a list's items scrolled out of it too (pruning sums them up as
+//! `more:`), as tapscope's own view of the sim ([`Sim::xml`]) does; the shell's stock
+//! `uiautomator dump` is the one that skips them (`sim::stock_dump`).
 
 use crate::model::{Flags, Rect};
 use crate::stability::Clock;
