@@ -3,22 +3,13 @@
 //! build refuses it, and its memory bounded: a file tripled 30 times is refused once it
 //! is too large, and the sim goes on answering.
 
-use std::time::Duration;
-
 use tapscope_tests::adb::{PrivateAdb, text};
 use tapscope_tests::child::Running;
-
-const PATIENCE: Duration = Duration::from_secs(60);
 
 fn sim(adb: &PrivateAdb) -> (Running, String) {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_tapscope"));
     command.args(["sim", "--adb", "127.0.0.1:0"]);
-    let mut sim = Running::spawn(command);
-    let serial = sim
-        .address_after(" is an ADB device at ", PATIENCE)
-        .to_string();
-    adb.connect(&serial);
-    (sim, serial)
+    adb.connect_sim(command)
 }
 
 #[test]

@@ -1,23 +1,14 @@
 //! The sim's shell as the adb command line reaches it through Debian's real adb server:
 //! `$?`, variables, `export`, `sh -c` and `exec`, as mksh on a phone runs them; `adb logcat`.
 
-use std::time::Duration;
-
 use tapscope_tests::adb::{PrivateAdb, text};
-use tapscope_tests::child::Running;
-
-const PATIENCE: Duration = Duration::from_secs(60);
 
 #[test]
 fn the_adb_shell_expands_status_and_variables_and_runs_nested_shells() {
     let adb = PrivateAdb::start();
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_tapscope"));
     command.args(["sim", "--adb", "127.0.0.1:0"]);
-    let mut sim = Running::spawn(command);
-    let serial = sim
-        .address_after(" is an ADB device at ", PATIENCE)
-        .to_string();
-    adb.connect(&serial);
+    let (_sim, serial) = adb.connect_sim(command);
 
     let ran = adb.on(
         &serial,
@@ -46,11 +37,7 @@ fn adb_logcat_dumps_what_the_sim_wrote_and_clears_it() {
     let adb = PrivateAdb::start();
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_tapscope"));
     command.args(["sim", "--adb", "127.0.0.1:0"]);
-    let mut sim = Running::spawn(command);
-    let serial = sim
-        .address_after(" is an ADB device at ", PATIENCE)
-        .to_string();
-    adb.connect(&serial);
+    let (_sim, serial) = adb.connect_sim(command);
 
     // TapTube's launcher icon: the tap, then the activity it starts.
     let ran = adb.on(&serial, &["shell", "input", "tap", "160", "430"]);
@@ -66,7 +53,7 @@ fn adb_logcat_dumps_what_the_sim_wrote_and_clears_it() {
         before
             .lines()
             .any(|l| l.contains(" I ActivityTaskManager: START u0 {")
-                && l.contains(" cmp=tv.tapscope.demo/.FeedActivity}")),
+                && l.contains(" cmp=tv.tapscope.demo/.MainActivity}")),
         "{before}"
     );
 

@@ -7,24 +7,17 @@
 //! `battery()`, `list_packages()`, `install()` of a file that is no APK, `app_clear()`.
 
 use std::process::Command;
-use std::time::Duration;
 
 use serde_json::Value;
 use tapscope_tests::adb::{PrivateAdb, text};
 use tapscope_tests::child::Running;
-
-const PATIENCE: Duration = Duration::from_secs(60);
 
 /// The private adb server and the sim connected to it, with the sim's serial.
 fn phone() -> (PrivateAdb, Running, String) {
     let adb = PrivateAdb::start();
     let mut command = Command::new(env!("CARGO_BIN_EXE_tapscope"));
     command.args(["sim", "--adb", "127.0.0.1:0"]);
-    let mut sim = Running::spawn(command);
-    let serial = sim
-        .address_after(" is an ADB device at ", PATIENCE)
-        .to_string();
-    adb.connect(&serial);
+    let (sim, serial) = adb.connect_sim(command);
     (adb, sim, serial)
 }
 

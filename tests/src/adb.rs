@@ -9,6 +9,8 @@ use std::time::{Duration, Instant};
 
 use tempfile::TempDir;
 
+use crate::child::Running;
+
 /// How long an adb server is given to see a device come online.
 pub const PATIENCE: Duration = Duration::from_secs(20);
 
@@ -71,6 +73,17 @@ impl PrivateAdb {
     /// `adb -s SERIAL ARGS…`.
     pub fn on(&self, serial: &str, args: &[&str]) -> Output {
         self.run(&[&["-s", serial], args].concat())
+    }
+
+    /// Starts `sim` (a `tapscope sim --adb 127.0.0.1:0 …` command) and connects this
+    /// server to it once it says where it listens: the running sim and its serial.
+    pub fn connect_sim(&self, sim: Command) -> (Running, String) {
+        let mut sim = Running::spawn(sim);
+        let serial = sim
+            .address_after(" is an ADB device at ", Duration::from_secs(60))
+            .to_string();
+        self.connect(&serial);
+        (sim, serial)
     }
 
     /// `adb connect SERIAL`, then waits until `adb devices` lists it as a device.

@@ -3,12 +3,13 @@
 //! launch times (`Displayed … +600ms`, stamped when the launch animation ends),
 //! `ActivityManager`'s process starts, the events log's window-manager records, and an
 //! `InputDispatcher` line for each injected touch, key or text. Processes keep their pids:
-//! system_server one, each app its own (the app on screen is `1234:u0a10123`, as
-//! `dumpsys window` prints it), each spawned program ([`Sim::spawn_pid`]) a new one.
+//! system_server one, each app its own (the pid and uid `dumpsys` prints: [`apps`]), each
+//! spawned program ([`Sim::spawn_pid`]) a new one.
 
 use std::collections::BTreeSet;
 use std::time::Duration;
 
+use super::apps;
 use super::log::{Buffer, Entry, Log, Mark, Priority, Record};
 use super::{AnimKind, Sim};
 use crate::device::Key;
@@ -31,10 +32,6 @@ const TASK: u32 = 12;
 const IME_WINDOW: &str = "3e8d6b2 InputMethod";
 /// The first pid a spawned program gets.
 const FIRST_SPAWNED: u32 = 24_000;
-/// The app `dumpsys window` shows as `Session{… 1234:u0a10123}`.
-const DEMO: (&str, u32, u32) = ("tv.tapscope.demo", 1234, 10_123);
-/// Settings runs as the system uid.
-const SETTINGS: &str = "com.android.settings";
 
 /// Who wrote an entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,21 +54,9 @@ impl Writer {
     }
 }
 
-/// `package`'s pid and uid: the same every run.
+/// `package`'s pid and uid: the same every run, and the same `dumpsys` prints.
 pub fn app_ids(package: &str) -> (u32, u32) {
-    if package == DEMO.0 {
-        return (DEMO.1, DEMO.2);
-    }
-    // FNV-1a: stable across runs and Rust versions, unlike the std hasher.
-    let hash = package.bytes().fold(0x811c_9dc5_u32, |h, b| {
-        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
-    });
-    let uid = if package == SETTINGS {
-        1000
-    } else {
-        10_124 + (hash >> 16) % 100
-    };
-    (3000 + hash % 20_000, uid)
+    (apps::pid_of(package), apps::image_uid(package))
 }
 
 /// The processes running besides system_server, and the next spawned pid.
@@ -194,17 +179,16 @@ impl<C: Clock + Clone + Send> Sim<C> {
         self.system(at, Buffer::System, tid, "ActivityTaskManager", message);
     }
 
-    /// The activity screen `index` stands for, as `dumpsys` names it.
+    /// The activity screen `index` stands for, as `dumpsys` names it (`PKG/.MainActivity`).
     pub(super) fn component(&self, index: usize) -> String {
         let Some(screen) = self.screens.get(index) else {
             return String::new();
         };
-        let mut name: Vec<char> = screen.name.chars().collect();
-        if let Some(first) = name.first_mut() {
-            *first = first.to_ascii_uppercase();
+        let class = apps::screen_class(screen);
+        match class.strip_prefix(&screen.package) {
+            Some(rest) if rest.starts_with('.') => format!("{}/{rest}", screen.package),
+            _ => format!("{}/{class}", screen.package),
         }
-        let name: String = name.into_iter().collect();
-        format!("{}/.{name}Activity", screen.package)
     }
 
     fn package_of(&self, index: usize) -> String {
@@ -266,7 +250,7 @@ impl<C: Clock + Clone + Send> Sim<C> {
             let (pid, uid) = app_ids(&package);
             let message = format!(
                 "Start proc {pid}:{package}/{} for top-activity {{{shown}}}",
-                format_uid(uid)
+                apps::format_uid(uid)
             );
             self.system(now, Buffer::System, AM_TID, "ActivityManager", &message);
         }
@@ -362,14 +346,6 @@ pub fn format_duration(took: Duration) -> String {
     }
     text.push_str(&format!("{millis}ms"));
     text
-}
-
-/// A uid as `UserHandle.formatUid` prints it: `u0a123` for an app's, `1000` for the system's.
-fn format_uid(uid: u32) -> String {
-    match uid.checked_sub(10_000) {
-        Some(app) => format!("u0a{app}"),
-        None => uid.to_string(),
-    }
 }
 
 /// The `KEYCODE_` name Android gives `key`.

@@ -1,6 +1,6 @@
 //! `content`, Android's content provider tool, with the settings provider
 //! (`content://settings/…`, answered by the system's settings: `super::system`) and
-//! droidrun's Portal once it is installed ([`SimShell::install_portal`]). `content query` of
+//! droidrun's Portal once it is installed ([`super::portal_app`]). `content query` of
 //! `content://com.mobilerun.portal/…` answers as Portal 0.7.2 does (`Row: 0 result=…`,
 //! its JSON envelope, `org.json`'s escaping), the tree built from the screen shown: the
 //! app's window, which is what Portal reads (`rootInActiveWindow`); the status bar and the
@@ -15,10 +15,6 @@ use crate::device::sim::{DISPLAY, Sim};
 use crate::model::{Flags, Rect};
 use crate::stability::Clock;
 
-/// Where the installed APK lies; its bytes say whether the accessibility service is on.
-pub(super) const APK: &str = "/data/app/com.mobilerun.portal-1/base.apk";
-const SERVICE_ON: &[u8] = b"accessibility=on";
-const SERVICE_OFF: &[u8] = b"accessibility=off";
 /// The release whose answers these are (droidrun-portal 0.7.2, April 2026).
 const VERSION: &str = "0.7.2";
 /// What `auth_token` answers.
@@ -34,37 +30,6 @@ const VISIBLE_FRACTION: f64 = 0.01;
 const USAGE: &str = "usage: adb shell content [subcommand] [options]\n\n\
     usage: adb shell content query --uri <URI> [--user <USER_ID>] [--projection <PROJECTION>] \
     [--where <WHERE>] [--sort <SORT_ORDER>] [--extra <BINDING>...]\n\n";
-
-impl<C: Clock + Clone + Send> SimShell<C> {
-    /// Installs droidrun's Portal with its accessibility service on, as `mobilerun setup`
-    /// leaves a phone.
-    pub fn install_portal(&self) {
-        self.write_own_file(APK, SERVICE_ON);
-    }
-
-    /// Turns Portal's accessibility service on or off; nothing before it is installed.
-    pub fn set_portal_service(&self, on: bool) {
-        if self.portal_service().is_some() {
-            let state = if on { SERVICE_ON } else { SERVICE_OFF };
-            self.write_own_file(APK, state);
-        }
-    }
-
-    /// Uninstalls Portal (`pm uninstall`): its provider goes with it.
-    pub(super) fn uninstall_portal(&self) {
-        self.remove_file(APK);
-    }
-
-    /// Whether Portal is installed (`pm` lists it).
-    pub(super) fn portal_installed(&self) -> bool {
-        self.portal_service().is_some()
-    }
-
-    /// Whether Portal's service is on; `None` when Portal is not installed.
-    fn portal_service(&self) -> Option<bool> {
-        self.with_file(APK, |bytes| bytes == SERVICE_ON)
-    }
-}
 
 /// `content SUBCOMMAND …`.
 pub(super) fn run<C: Clock + Clone + Send>(

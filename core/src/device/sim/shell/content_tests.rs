@@ -2,10 +2,10 @@
 //! Android prints without Portal, usage errors, Portal's small answers, and every screen
 //! pruned from Portal's JSON as from the stock dump of the same window.
 
+use crate::device::sim::shell::tests::run;
 use std::time::Duration;
 
 use super::*;
-use crate::device::adbd::{Backend, CommandOutput};
 use crate::device::helper_wire::{
     PortalApp, PortalEndpoint, PortalQuery, portal_command, portal_reply,
 };
@@ -18,35 +18,6 @@ use crate::parse::parse_str;
 use crate::prune::PruneRules;
 use crate::render::versioned;
 use crate::stability::VirtualClock;
-
-/// What a command printed.
-#[derive(Default)]
-struct Printed {
-    out: Vec<u8>,
-    err: Vec<u8>,
-}
-
-impl CommandOutput for Printed {
-    fn stdout(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        self.out.extend_from_slice(bytes);
-        Ok(())
-    }
-    fn stderr(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        self.err.extend_from_slice(bytes);
-        Ok(())
-    }
-    fn closed(&self) -> bool {
-        false
-    }
-}
-
-/// Runs `line`: its status, stdout and stderr.
-fn run(shell: &SimShell<VirtualClock>, line: &str) -> (u8, String, String) {
-    let mut printed = Printed::default();
-    let status = shell.run(line, &mut printed);
-    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
-    (status, text(&printed.out), text(&printed.err))
-}
 
 /// What tapscope reads of `query`: everything printed, through its Portal reader.
 fn ask(shell: &SimShell<VirtualClock>, query: PortalQuery) -> Result<String, HelperFault> {

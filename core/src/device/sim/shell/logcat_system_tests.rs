@@ -19,14 +19,14 @@ fn the_system_writes_what_a_phone_does_as_the_sim_is_driven() {
         run(&shell, "logcat -d").1,
         "--------- beginning of main\n\
          12-01 00:00:00.000   587   905 D InputDispatcher: Injected tap (160, 430) to 7c1a2f0 \
-         com.google.android.apps.nexuslauncher/.LauncherActivity\n\
+         com.google.android.apps.nexuslauncher/.NexusLauncherActivity\n\
          --------- beginning of system\n\
          12-01 00:00:00.000   587  1604 I ActivityTaskManager: START u0 \
          {act=android.intent.action.MAIN cat=[android.intent.category.LAUNCHER] flg=0x10200000 \
-         cmp=tv.tapscope.demo/.FeedActivity} with LAUNCH_MULTIPLE from uid 10209 \
+         cmp=tv.tapscope.demo/.MainActivity} with LAUNCH_MULTIPLE from uid 10192 \
          (BAL_ALLOW_ALLOWLISTED_COMPONENT) result code=0\n\
-         12-01 00:00:00.000   587   641 I ActivityManager: Start proc 1234:tv.tapscope.demo/u0a123 \
-         for top-activity {tv.tapscope.demo/.FeedActivity}\n"
+         12-01 00:00:00.000   587   641 I ActivityManager: Start proc 11733:tv.tapscope.demo/u0a210 \
+         for top-activity {tv.tapscope.demo/.MainActivity}\n"
     );
     // The launch time is written once the first frame is drawn: the animation's end.
     advance(&shell, Duration::from_millis(1200));
@@ -34,9 +34,9 @@ fn the_system_writes_what_a_phone_does_as_the_sim_is_driven() {
         run(&shell, "logcat -d -s ActivityTaskManager:I -v brief").1,
         "--------- beginning of main\n--------- beginning of system\n\
          I/ActivityTaskManager(  587): START u0 {act=android.intent.action.MAIN \
-         cat=[android.intent.category.LAUNCHER] flg=0x10200000 cmp=tv.tapscope.demo/.FeedActivity} \
-         with LAUNCH_MULTIPLE from uid 10209 (BAL_ALLOW_ALLOWLISTED_COMPONENT) result code=0\n\
-         I/ActivityTaskManager(  587): Displayed tv.tapscope.demo/.FeedActivity for user 0: +1s200ms\n"
+         cat=[android.intent.category.LAUNCHER] flg=0x10200000 cmp=tv.tapscope.demo/.MainActivity} \
+         with LAUNCH_MULTIPLE from uid 10192 (BAL_ALLOW_ALLOWLISTED_COMPONENT) result code=0\n\
+         I/ActivityTaskManager(  587): Displayed tv.tapscope.demo/.MainActivity for user 0: +1s200ms\n"
     );
     assert_eq!(
         run(
@@ -49,14 +49,14 @@ fn the_system_writes_what_a_phone_does_as_the_sim_is_driven() {
     assert_eq!(
         run(&shell, "logcat -d -b all -v tag").1,
         "--------- beginning of main\n\
-         D/InputDispatcher: Injected key KEYCODE_BACK to 7c1a2f0 tv.tapscope.demo/.FeedActivity\n\
+         D/InputDispatcher: Injected key KEYCODE_BACK to 7c1a2f0 tv.tapscope.demo/.MainActivity\n\
          --------- beginning of events\n\
-         I/wm_finish_activity: [0,166971044,12,tv.tapscope.demo/.FeedActivity,app-request]\n\
-         I/input_focus: [Focus leaving 7c1a2f0 tv.tapscope.demo/.FeedActivity,reason=setFocusedWindow]\n\
-         I/input_focus: [Focus entering 7c1a2f0 com.google.android.apps.nexuslauncher/.LauncherActivity,reason=setFocusedWindow]\n\
-         I/wm_set_resumed_activity: [0,com.google.android.apps.nexuslauncher/.LauncherActivity,resumeTopActivity - onActivityStateChanged]\n\
+         I/wm_finish_activity: [0,166971044,12,tv.tapscope.demo/.MainActivity,app-request]\n\
+         I/input_focus: [Focus leaving 7c1a2f0 tv.tapscope.demo/.MainActivity,reason=setFocusedWindow]\n\
+         I/input_focus: [Focus entering 7c1a2f0 com.google.android.apps.nexuslauncher/.NexusLauncherActivity,reason=setFocusedWindow]\n\
+         I/wm_set_resumed_activity: [0,com.google.android.apps.nexuslauncher/.NexusLauncherActivity,resumeTopActivity - onActivityStateChanged]\n\
          D/InputDispatcher: Injected text (2 characters) to 7c1a2f0 \
-         com.google.android.apps.nexuslauncher/.LauncherActivity\n"
+         com.google.android.apps.nexuslauncher/.NexusLauncherActivity\n"
     );
 }
 

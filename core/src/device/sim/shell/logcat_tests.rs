@@ -170,7 +170,7 @@ fn the_adb_clis_logcat_line_dumps_the_default_buffers() {
          12-01 00:00:00.000   587   587 I SystemServer: Entered the Android system server!\n\
          12-01 00:00:00.000   587  1604 I ActivityTaskManager: START u0 \
          {act=android.intent.action.MAIN cat=[android.intent.category.HOME] flg=0x10000100 \
-         cmp=com.google.android.apps.nexuslauncher/.LauncherActivity} with LAUNCH_SINGLE_TASK \
+         cmp=com.google.android.apps.nexuslauncher/.NexusLauncherActivity} with LAUNCH_SINGLE_TASK \
          from uid 0 (BAL_ALLOW_ALLOWLISTED_UID) result code=0\n"
     );
 }

@@ -15,6 +15,7 @@ mod content;
 mod limits_tests;
 mod line;
 mod logcat;
+mod portal_app;
 mod push;
 mod server;
 mod system;

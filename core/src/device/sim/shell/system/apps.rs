@@ -8,6 +8,8 @@
 use super::super::SimShell;
 use crate::device::helper_wire::PORTAL_PACKAGE;
 use crate::device::sim::Sim;
+use crate::device::sim::apps::{IMAGE, Known, camel, image_uid, screen_class};
+pub(super) use crate::device::sim::apps::{hash, object_id, pid_of};
 use crate::stability::Clock;
 
 /// Where an app came from.
@@ -97,113 +99,12 @@ const FIRST_BOOT: &str = "2025-03-03 09:14:27";
 /// When `--portal` (`mobilerun setup`) installed Portal.
 const PORTAL_INSTALLED: &str = "2025-04-14 10:21:07";
 
-/// What a package is, when it is one the sim knows by name: its APK, uid and version.
-struct Known {
-    package: &'static str,
-    apk: &'static str,
-    uid: u32,
-    version_name: &'static str,
-    version_code: u64,
-}
-
-/// The packages of the sim's system image, with a Pixel's paths and ids for the ones a
-/// Pixel has. The sim's own apps live in `/product/app`, where a phone maker's do.
-const IMAGE: [Known; 9] = [
-    Known {
-        package: "android",
-        apk: "/system/framework/framework-res.apk",
-        uid: 1000,
-        version_name: "14",
-        version_code: 34,
-    },
-    Known {
-        package: "com.android.settings",
-        apk: "/system_ext/priv-app/SettingsGoogle/SettingsGoogle.apk",
-        uid: 1000,
-        version_name: "14",
-        version_code: 34,
-    },
-    Known {
-        package: "com.android.shell",
-        apk: "/system/priv-app/Shell/Shell.apk",
-        uid: 2000,
-        version_name: "14",
-        version_code: 34,
-    },
-    Known {
-        package: "com.android.systemui",
-        apk: "/system_ext/priv-app/SystemUIGoogle/SystemUIGoogle.apk",
-        uid: 10183,
-        version_name: "14",
-        version_code: 34,
-    },
-    Known {
-        package: "com.google.android.apps.nexuslauncher",
-        apk: "/system_ext/priv-app/NexusLauncherRelease/NexusLauncherRelease.apk",
-        uid: 10192,
-        version_name: "14",
-        version_code: 34,
-    },
-    Known {
-        package: "com.google.android.inputmethod.latin",
-        apk: "/product/app/LatinIMEGooglePrebuilt/LatinIMEGooglePrebuilt.apk",
-        uid: 10160,
-        version_name: "13.6.08.573530938-release-arm64-v8a",
-        version_code: 136_080_573,
-    },
-    Known {
-        package: "com.google.android.permissioncontroller",
-        apk: "/apex/com.android.permission/priv-app/GooglePermissionController@340818022/GooglePermissionController.apk",
-        uid: 10156,
-        version_name: "34 system image",
-        version_code: 340_818_022,
-    },
-    Known {
-        package: "tv.tapscope.blocks",
-        apk: "/product/app/TapBlocks/TapBlocks.apk",
-        uid: 10211,
-        version_name: "1.4.0",
-        version_code: 140,
-    },
-    Known {
-        package: "tv.tapscope.demo",
-        apk: "/product/app/TapTube/TapTube.apk",
-        uid: 10210,
-        version_name: "3.2.1",
-        version_code: 30201,
-    },
-];
-
-/// The activity classes of screens that stand for a real system app's activity.
-const NAMED_ACTIVITIES: [(&str, &str); 3] = [
-    (
-        "launcher",
-        "com.google.android.apps.nexuslauncher.NexusLauncherActivity",
-    ),
-    ("settings", "com.android.settings.Settings"),
-    (
-        "permission",
-        "com.android.permissioncontroller.permission.ui.GrantPermissionsActivity",
-    ),
-];
-
 /// The activity screen `index` of the sim stands for.
 pub(super) fn screen_activity<C: Clock + Clone + Send>(sim: &Sim<C>, index: usize) -> Component {
     let Some(screen) = sim.screens.get(index) else {
         return Component::new("android", "android.app.Activity");
     };
-    if let Some((_, class)) = NAMED_ACTIVITIES.iter().find(|(n, _)| *n == screen.name) {
-        return Component::new(&screen.package, class);
-    }
-    let name = if screen.entry {
-        "Main".to_owned()
-    } else {
-        camel(&screen.name)
-    };
-    Component::new(
-        &screen.package,
-        &format!("{}.{name}Activity", screen.package),
-    )
+    Component::new(&screen.package, &screen_class(screen))
 }
 
 /// The activity on screen now.
@@ -229,18 +130,6 @@ pub(super) fn home_package<C: Clock + Clone + Send>(sim: &Sim<C>) -> String {
         .map_or_else(String::new, |s| s.package.clone())
 }
 
-/// `game_play` as a class name's word: `GamePlay`.
-fn camel(name: &str) -> String {
-    name.split(['_', '-'])
-        .map(|word| {
-            let mut chars = word.chars();
-            chars.next().map_or_else(String::new, |first| {
-                first.to_ascii_uppercase().to_string() + chars.as_str()
-            })
-        })
-        .collect()
-}
-
 /// Every package installed now, by name.
 pub(super) fn installed<C: Clock + Clone + Send>(shell: &SimShell<C>, sim: &Sim<C>) -> Vec<App> {
     let home = home_package(sim);
@@ -262,7 +151,7 @@ pub(super) fn installed<C: Clock + Clone + Send>(shell: &SimShell<C>, sim: &Sim<
                 package: package.clone(),
                 origin: Origin::System,
                 apk: known.map_or_else(|| generic_apk(package), |k| k.apk.to_owned()),
-                uid: known.map_or_else(|| generic_uid(package), |k| k.uid),
+                uid: image_uid(package),
                 version_name: version_name(sim, package, known),
                 version_code: known.map_or(1, |k| k.version_code),
                 target_sdk: 34,
@@ -278,7 +167,7 @@ pub(super) fn installed<C: Clock + Clone + Send>(shell: &SimShell<C>, sim: &Sim<
         apps.push(App {
             package: PORTAL_PACKAGE.to_owned(),
             origin: Origin::User,
-            apk: super::super::content::APK.to_owned(),
+            apk: super::super::portal_app::APK.to_owned(),
             uid: 10234,
             version_name: "0.7.2",
             version_code: 72,
@@ -323,28 +212,6 @@ fn generic_apk(package: &str) -> String {
     let name = package.rsplit('.').next().unwrap_or(package);
     let name = camel(name);
     format!("/product/app/{name}/{name}.apk")
-}
-
-fn generic_uid(package: &str) -> u32 {
-    10_300 + hash(package) % 600
-}
-
-/// A stable stand-in for an object's identity hash (`Window{7c1a2f0 …}`), from its name.
-pub(super) fn hash(name: &str) -> u32 {
-    // FNV-1a: the same name gives the same hash on every run.
-    name.bytes().fold(0x811c_9dc5_u32, |h, b| {
-        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
-    })
-}
-
-/// `hash` as Java prints `Integer.toHexString(identityHashCode)`, seven digits or so.
-pub(super) fn object_id(name: &str) -> String {
-    format!("{:x}", hash(name) >> 4)
-}
-
-/// The process id an app runs as: fixed for each app, as if started once after boot.
-pub(super) fn pid_of(package: &str) -> u32 {
-    3000 + hash(package) % 9000
 }
 
 /// The task an app's activities run in: the launcher's is the home task.

@@ -5,38 +5,9 @@
 use super::super::*;
 use crate::device::adb::shell::parse_orientation;
 use crate::device::adb_output::{parse_packages, parse_wm_size};
-use crate::device::adbd::{Backend, CommandOutput};
 use crate::device::sim::costs::Profile;
+use crate::device::sim::shell::tests::run;
 use crate::stability::VirtualClock;
-
-/// What a command printed.
-#[derive(Default)]
-struct Printed {
-    out: Vec<u8>,
-    err: Vec<u8>,
-}
-
-impl CommandOutput for Printed {
-    fn stdout(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        self.out.extend_from_slice(bytes);
-        Ok(())
-    }
-    fn stderr(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        self.err.extend_from_slice(bytes);
-        Ok(())
-    }
-    fn closed(&self) -> bool {
-        false
-    }
-}
-
-/// Runs `line`: its status, stdout and stderr.
-fn run(shell: &SimShell<VirtualClock>, line: &str) -> (u8, String, String) {
-    let mut printed = Printed::default();
-    let status = shell.run(line, &mut printed);
-    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
-    (status, text(&printed.out), text(&printed.err))
-}
 
 /// Its stdout alone, the command having worked.
 fn out(shell: &SimShell<VirtualClock>, line: &str) -> String {

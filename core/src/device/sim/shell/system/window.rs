@@ -322,11 +322,5 @@ pub(super) fn dumpsys_input<C: Clock + Clone + Send>(shell: &SimShell<C>, io: &m
     0
 }
 
-/// A uid as `UserHandle.formatUid` writes it: `u0a210` for apps, the number for system ones.
-pub(super) fn uid_name(uid: u32) -> String {
-    if uid >= 10_000 {
-        format!("u0a{}", uid - 10_000)
-    } else {
-        uid.to_string()
-    }
-}
+/// A uid as `UserHandle.formatUid` writes it.
+pub(super) use crate::device::sim::apps::format_uid as uid_name;
