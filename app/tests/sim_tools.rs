@@ -4,7 +4,8 @@
 //! Python's adbutils — `window_size()`
 //! and `rotation()` turning with `settings put system user_rotation 1`, `app_info()`,
 //! `app_current()` (through `dumpsys activity`, as on Android 13 and later), `is_screen_on()`,
-//! `battery()`, `list_packages()`, `install()` of a file that is no APK, `app_clear()`.
+//! `battery()`, `list_packages()`, `install()` of a file that is no APK, `app_clear()`; and
+//! its sync service — `push`, `stat`, `list`, `pull`, `read_text` — and `dump_hierarchy()`.
 
 use std::process::Command;
 
@@ -92,21 +93,23 @@ result["uninstall"] = d.uninstall("com.example.none")
 print("RESULT " + json.dumps(result))
 "#;
 
-#[test]
-fn adbutils_reads_the_sims_services_as_a_phones() {
+/// Runs `script` with adbutils against the sim, with the sim's serial and a temporary
+/// folder as its arguments, and returns what it printed after `RESULT `; `None`, with a
+/// note on the terminal, when adbutils is not installed.
+fn adbutils(script: &str) -> Option<Value> {
     let has_adbutils = Command::new("python3")
         .args(["-c", "import adbutils"])
         .status()
         .is_ok_and(|s| s.success());
     if !has_adbutils {
         eprintln!("note: Python's adbutils is not installed (pip install adbutils): not run");
-        return;
+        return None;
     }
     let (adb, _sim, serial) = phone();
     let dir = tempfile::tempdir().expect("a temporary directory");
     let ran = adb
         .environment(&mut Command::new("python3"))
-        .args(["-c", ADBUTILS_USER, &serial, &dir.path().to_string_lossy()])
+        .args(["-c", script, &serial, &dir.path().to_string_lossy()])
         .output()
         .expect("python3 runs");
     let stdout = text(&ran.stdout);
@@ -114,7 +117,14 @@ fn adbutils_reads_the_sims_services_as_a_phones() {
         .lines()
         .find_map(|l| l.strip_prefix("RESULT "))
         .unwrap_or_else(|| panic!("adbutils failed:\n{stdout}\n{}", text(&ran.stderr)));
-    let got: Value = serde_json::from_str(line).expect("the result is JSON");
+    Some(serde_json::from_str(line).expect("the result is JSON"))
+}
+
+#[test]
+fn adbutils_reads_the_sims_services_as_a_phones() {
+    let Some(got) = adbutils(ADBUTILS_USER) else {
+        return;
+    };
 
     assert_eq!(got["size"], serde_json::json!([1080, 2400]));
     assert_eq!(got["rotation"], 0);
@@ -165,4 +175,76 @@ fn adbutils_reads_the_sims_services_as_a_phones() {
         got["uninstall"].as_str().map(str::trim),
         Some("Failure [DELETE_FAILED_INTERNAL_ERROR]")
     );
+}
+
+/// adbutils' sync service and `dump_hierarchy()`, printed as one JSON line after `RESULT `.
+const ADBUTILS_FILES: &str = r#"
+import json, os, stat, sys
+import xml.etree.ElementTree as ET
+import adbutils
+
+client = adbutils.AdbClient(host="127.0.0.1", port=int(os.environ["ANDROID_ADB_SERVER_PORT"]))
+d = client.device(sys.argv[1])
+result = {}
+result["pushed"] = d.sync.push(b"hello from adbutils\n", "/sdcard/Download/note.txt")
+info = d.sync.stat("/sdcard/Download/note.txt")
+result["stat"] = [info.size, stat.S_ISREG(info.mode)]
+result["missing"] = d.sync.exists("/sdcard/Download/none.txt")
+result["listed"] = sorted(
+    [e.path, e.size, stat.S_ISDIR(e.mode)] for e in d.sync.list("/sdcard")
+)
+result["listed_download"] = sorted(e.path for e in d.sync.list("/sdcard/Download"))
+local = os.path.join(sys.argv[2], "note.txt")
+result["pulled"] = d.sync.pull("/sdcard/Download/note.txt", local)
+with open(local) as f:
+    result["pulled_text"] = f.read()
+result["read_text"] = d.sync.read_text("/sdcard/Download/note.txt")
+result["cat"] = d.shell("cat /sdcard/Download/note.txt")
+xml = d.dump_hierarchy()
+root = ET.fromstring(xml)
+result["root"] = root.tag
+result["windows"] = len(root.findall("node"))
+bounds = []
+texts = []
+for node in root.iter("node"):
+    texts.append(node.get("text"))
+    x1, y1, x2, y2 = map(int, node.get("bounds").replace("][", ",").strip("[]").split(","))
+    bounds.append([x1, y1, x2, y2])
+result["texts"] = texts
+result["off_display"] = [
+    b for b in bounds if b[0] < 0 or b[1] < 0 or b[2] > 1080 or b[3] > 2400 or b[0] >= b[2] or b[1] >= b[3]
+]
+result["nodes"] = len(bounds)
+print("RESULT " + json.dumps(result))
+"#;
+
+#[test]
+fn adbutils_pushes_lists_pulls_and_dumps_as_on_a_phone() {
+    let Some(got) = adbutils(ADBUTILS_FILES) else {
+        return;
+    };
+    let hello = "hello from adbutils\n";
+    assert_eq!(got["pushed"], hello.len());
+    assert_eq!(got["stat"], serde_json::json!([hello.len(), true]));
+    assert_eq!(got["missing"], false);
+    let listed = got["listed"].as_array().expect("a list");
+    assert!(
+        listed.contains(&serde_json::json!(["Download", 4096, true])),
+        "{listed:?}"
+    );
+    assert_eq!(
+        got["listed_download"],
+        serde_json::json!([".", "..", "note.txt"])
+    );
+    assert_eq!(got["pulled"], hello.len());
+    assert_eq!(got["pulled_text"], hello);
+    assert_eq!(got["read_text"], hello);
+    assert_eq!(got["cat"], hello.trim_end());
+    // The stock dump: the launcher's window alone, every node on the display.
+    assert_eq!(got["root"], "hierarchy");
+    assert_eq!(got["windows"], 1);
+    assert!(got["nodes"].as_u64().is_some_and(|n| n > 5), "{got}");
+    assert_eq!(got["off_display"], serde_json::json!([]));
+    let texts = got["texts"].as_array().expect("a list");
+    assert!(texts.contains(&"TapTube".into()), "{texts:?}");
 }
