@@ -17,7 +17,7 @@ mod common;
 mod served;
 
 use common::{STALE, call, text};
-use served::{INITIALIZE, Server, free_addr, tapscope};
+use served::{INITIALIZE, Server, free_addr, head_only, in_session, open_session, tapscope};
 
 const TOKEN: &str = "s3cret";
 const OBSERVE: &str = "screen_operation_accessibility";
@@ -337,18 +337,22 @@ async fn a_client_leaving_mid_call_does_not_stop_the_server() {
     let client = connect(&server.url(), None, ProtocolVersion::V_2025_11_25).await;
     let tree = observe(&client).await;
     let handle = handle_in(&tree, Some("TapTube")).expect("a TapTube handle");
-    let tap = tokio::spawn(async move {
-        client
-            .call_tool(call("tap", serde_json::json!({ "target": handle })))
-            .await
+    client.cancel().await.expect("closes");
+
+    // A tap sent in a session of its own; the server starts its event stream once it has
+    // taken the call, and the tap then waits for the screen to settle. The client leaves
+    // as soon as the stream starts.
+    let session = open_session(&server).await;
+    let tap = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": { "name": "tap", "arguments": { "target": handle } },
     });
-    // The tap waits for the screen to settle, far longer than this.
-    tokio::time::sleep(Duration::from_millis(30)).await;
-    tap.abort();
-    assert!(
-        tap.await.is_err_and(|e| e.is_cancelled()),
-        "the tap ended first"
-    );
+    let (head, stream) = head_only(server.addr, &in_session(&session), &tap.to_string()).await;
+    assert!(head.starts_with("http/1.1 200"), "{head}");
+    assert!(head.contains("content-type: text/event-stream"), "{head}");
+    drop(stream);
 
     let again = connect(&server.url(), None, ProtocolVersion::V_2025_11_25).await;
     assert!(version_of(&observe(&again).await).is_some());

@@ -13,31 +13,9 @@ mod common;
 mod served;
 
 use common::{call, text};
-use served::{Answer, INITIALIZE, Server, raw};
+use served::{Answer, INITIALIZE, Server, in_session, open_session, raw};
 
-const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
 const PING: &str = r#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#;
-
-/// The headers of a request in session `id`.
-fn in_session(id: &str) -> [(&str, &str); 2] {
-    [
-        ("Mcp-Session-Id", id),
-        ("MCP-Protocol-Version", "2025-11-25"),
-    ]
-}
-
-/// Opens a session as a client does (initialize, then initialized) and returns its id.
-async fn open_session(server: &Server) -> String {
-    let init = raw(server.addr, "POST", &[], INITIALIZE).await;
-    assert_eq!(init.status, 200, "{init:?}");
-    let id = init
-        .header("mcp-session-id")
-        .expect("a session id")
-        .to_owned();
-    let done = raw(server.addr, "POST", &in_session(&id), INITIALIZED).await;
-    assert_eq!(done.status, 202, "{done:?}");
-    id
-}
 
 async fn ping(server: &Server, session: &str) -> Answer {
     raw(server.addr, "POST", &in_session(session), PING).await

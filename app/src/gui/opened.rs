@@ -7,6 +7,7 @@ use super::document::Document;
 use super::error::OpenError;
 use super::on_step::OnStep;
 use super::recording::{NoScreen, StepRef};
+use super::views::open_list::Entry;
 
 /// One thing open in the workbench.
 #[derive(Debug)]
@@ -93,6 +94,19 @@ impl Opened {
             Self::Dump(d) | Self::Live(d) => vec![(None, d.name.clone())],
         }
     }
+}
+
+/// Every item open and, for a recording or a comparison, each of its steps: the lines of
+/// the toolbar's list.
+pub(super) fn entries(opened: &[Opened]) -> Vec<Entry> {
+    opened
+        .iter()
+        .enumerate()
+        .flat_map(|(item, open)| {
+            let entries = open.entries().into_iter();
+            entries.map(move |(step, name)| Entry { item, step, name })
+        })
+        .collect()
 }
 
 /// The step on show in `opened[current]`, when it is a recording.

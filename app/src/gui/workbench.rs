@@ -16,7 +16,7 @@ use super::error::OpenError;
 use super::live::{LiveNews, LiveState, panel};
 use super::on_step::OnStep;
 use super::open::{self, Loaded, Opening};
-use super::opened::{Opened, step_on_show};
+use super::opened::{self, Opened, step_on_show};
 use super::recording::{Follow, Following, Recording, StepRef};
 use super::selection::Selection;
 use super::views::timeline::{self, Strip};
@@ -693,7 +693,9 @@ impl Workbench {
                 self.open_folder_dialog(ui.ctx());
             }
             let on_show = (self.current, self.step().map(|s| s.index));
-            if let Some((item, step)) = open_list::open_list_ui(ui, &self.opened, on_show) {
+            if let Some((item, step)) =
+                open_list::open_list_ui(ui, &opened::entries(&self.opened), on_show)
+            {
                 self.current = item;
                 self.selection = Selection::default();
                 self.screen.reset_view();

@@ -12,6 +12,9 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 /// An `initialize` request of protocol revision 2025-11-25.
 pub const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
 
+/// The `initialized` notification a client sends after `initialize`.
+pub const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+
 /// A running `tapscope serve`, killed when dropped, even when a test fails.
 pub struct Server {
     pub child: Child,
@@ -125,25 +128,7 @@ impl Answer {
 /// `Host` and `Content-Length` are added; for a POST, so are the `Accept` and
 /// `Content-Type` every MCP client sends, unless `headers` name their own.
 pub async fn raw(addr: SocketAddr, method: &str, headers: &[(&str, &str)], body: &str) -> Answer {
-    let named = |name: &str| headers.iter().any(|(k, _)| k.eq_ignore_ascii_case(name));
-    let mut head = format!("{method} /mcp HTTP/1.1\r\nHost: {addr}\r\n");
-    if method == "POST" && !named("content-type") {
-        head.push_str("Content-Type: application/json\r\n");
-    }
-    if method == "POST" && !named("accept") {
-        head.push_str("Accept: application/json, text/event-stream\r\n");
-    }
-    for (name, value) in headers {
-        head.push_str(&format!("{name}: {value}\r\n"));
-    }
-    let request = format!(
-        "{head}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let mut stream = tokio::net::TcpStream::connect(addr)
-        .await
-        .expect("connects");
-    stream.write_all(request.as_bytes()).await.expect("sent");
+    let mut stream = send(addr, method, headers, body).await;
     let mut response = Vec::new();
     tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut response))
         .await
@@ -170,6 +155,78 @@ pub async fn raw(addr: SocketAddr, method: &str, headers: &[(&str, &str)], body:
         head,
         body: String::from_utf8_lossy(body).into_owned(),
     }
+}
+
+/// The headers of a request in session `id`.
+pub fn in_session(id: &str) -> [(&str, &str); 2] {
+    [
+        ("Mcp-Session-Id", id),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ]
+}
+
+/// Opens a session as a client does (initialize, then initialized) and returns its id.
+pub async fn open_session(server: &Server) -> String {
+    let init = raw(server.addr, "POST", &[], INITIALIZE).await;
+    assert_eq!(init.status, 200, "{init:?}");
+    let id = init
+        .header("mcp-session-id")
+        .expect("a session id")
+        .to_owned();
+    let done = raw(server.addr, "POST", &in_session(&id), INITIALIZED).await;
+    assert_eq!(done.status, 202, "{done:?}");
+    id
+}
+
+/// Sends one request as [`raw`] does and returns the open connection.
+async fn send(
+    addr: SocketAddr,
+    method: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> tokio::net::TcpStream {
+    let named = |name: &str| headers.iter().any(|(k, _)| k.eq_ignore_ascii_case(name));
+    let mut head = format!("{method} /mcp HTTP/1.1\r\nHost: {addr}\r\n");
+    if method == "POST" && !named("content-type") {
+        head.push_str("Content-Type: application/json\r\n");
+    }
+    if method == "POST" && !named("accept") {
+        head.push_str("Accept: application/json, text/event-stream\r\n");
+    }
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    let request = format!(
+        "{head}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = tokio::net::TcpStream::connect(addr)
+        .await
+        .expect("connects");
+    stream.write_all(request.as_bytes()).await.expect("sent");
+    stream
+}
+
+/// Sends one request as [`raw`] does and reads only the answer's head, in lower case:
+/// the server has taken the request when it starts to answer. The connection is
+/// returned open, for the caller to read on or to drop.
+pub async fn head_only(
+    addr: SocketAddr,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (String, tokio::net::TcpStream) {
+    let mut stream = send(addr, "POST", headers, body).await;
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        let read = tokio::time::timeout(Duration::from_secs(10), stream.read(&mut byte))
+            .await
+            .expect("an answer's head within 10 s")
+            .expect("read");
+        assert_eq!(read, 1, "closed before the head ended: {head:?}");
+        head.push(byte[0]);
+    }
+    (String::from_utf8_lossy(&head).to_ascii_lowercase(), stream)
 }
 
 /// A chunked body's content: each chunk's size in hex, a line, the chunk, a line.

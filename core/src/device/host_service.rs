@@ -254,7 +254,13 @@ fn hex_length(digits: &[u8; 4]) -> Option<usize> {
 /// Writes `request` with its length.
 pub fn write_request(output: &mut impl Write, request: &str) -> io::Result<()> {
     if request.len() > MAX_REQUEST {
-        return Err(io::Error::other("request too long for the adb protocol"));
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "a request of {} bytes is longer than the adb protocol's {MAX_REQUEST}",
+                request.len()
+            ),
+        ));
     }
     output.write_all(format!("{:04x}{request}", request.len()).as_bytes())
 }

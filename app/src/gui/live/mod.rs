@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender};
 
+use poll_promise::Promise;
+
 use tapscope_core::device::Key;
 
 use crate::mcp::gate::Waiting;
@@ -34,6 +36,8 @@ pub struct LiveState {
     /// `sim` and the serials ADB listed last, and why ADB could not list any.
     devices: Vec<String>,
     adb_note: Option<String>,
+    /// ADB being asked for its phones, off the UI thread (a wedged server takes seconds).
+    finding: Option<Promise<(Vec<String>, Option<String>)>>,
     /// The MCP server's port, and the folder to record the session into (empty: a new
     /// temporary one).
     pub port: String,
@@ -94,6 +98,7 @@ impl Default for LiveState {
             device: "sim".to_owned(),
             devices: DeviceChoice::SIMS.iter().map(ToString::to_string).collect(),
             adb_note: None,
+            finding: None,
             port: "8791".to_owned(),
             record: String::new(),
             text: String::new(),
@@ -194,9 +199,33 @@ impl LiveState {
         }
     }
 
-    /// Lists `sim` and the phones ADB knows (asks the ADB server).
-    pub fn find_devices(&mut self) {
-        (self.devices, self.adb_note) = phone::devices();
+    /// Asks the ADB server, off the UI thread, which phones it knows; the list offers
+    /// them beside `sim` once it answered.
+    pub fn find_devices(&mut self, ctx: &egui::Context) {
+        if self.finding.is_some() {
+            return;
+        }
+        let ctx = ctx.clone();
+        self.finding = Some(Promise::spawn_thread("find phones", move || {
+            let found = phone::devices();
+            ctx.request_repaint();
+            found
+        }));
+    }
+
+    /// ADB is being asked for its phones.
+    pub fn finding(&self) -> bool {
+        self.finding.is_some()
+    }
+
+    /// Takes the phones ADB listed, once it answered.
+    fn take_found(&mut self) {
+        if let Some(finding) = self.finding.take() {
+            match finding.try_take() {
+                Ok(found) => (self.devices, self.adb_note) = found,
+                Err(finding) => self.finding = Some(finding),
+            }
+        }
     }
 }
 
@@ -229,6 +258,7 @@ impl LiveState {
     /// The phone's updates since the last frame: what they change of the panel is taken
     /// here, the screens and the grown recording are handed back for the workbench to show.
     pub fn poll(&mut self) -> Vec<LiveNews> {
+        self.take_found();
         let Some(link) = &mut self.link else {
             return Vec::new();
         };
@@ -308,5 +338,36 @@ impl LiveState {
     /// Sends the person's gesture on the live screen to the phone.
     pub fn touch(&mut self, gesture: Gesture) {
         self.send(Command::Touch(gesture));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phones_are_found_off_the_ui_thread_and_taken_at_the_next_poll() {
+        let ctx = egui::Context::default();
+        let mut live = LiveState::default();
+        live.find_devices(&ctx);
+        assert!(live.finding());
+        // A second click while ADB is asked starts nothing more.
+        live.find_devices(&ctx);
+        if let Some(finding) = &live.finding {
+            finding.block_until_ready();
+        }
+        assert!(live.poll().is_empty());
+        assert!(!live.finding());
+        assert!(
+            live.devices.starts_with(&["sim".to_owned()]),
+            "{:?}",
+            live.devices
+        );
+        // ADB answered with its phones, or said why it could not.
+        assert!(
+            live.adb_note.is_some() || live.devices.len() > DeviceChoice::SIMS.len(),
+            "{:?}",
+            live.devices
+        );
     }
 }

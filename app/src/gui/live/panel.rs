@@ -53,12 +53,15 @@ fn connect_ui(ui: &mut egui::Ui, live: &mut LiveState) {
                     ui.selectable_value(&mut live.device, device.clone(), device);
                 }
             });
-        if ui
-            .button("Find phones")
-            .on_hover_text("asks the ADB server which phones are connected")
-            .clicked()
-        {
-            live.find_devices();
+        let finding = live.finding();
+        let find = ui
+            .add_enabled(!finding, egui::Button::new("Find phones"))
+            .on_hover_text("asks the ADB server which phones are connected");
+        if find.clicked() {
+            live.find_devices(ui.ctx());
+        }
+        if finding {
+            ui.spinner();
         }
     });
     if let Some(note) = &live.adb_note {

@@ -1,13 +1,14 @@
 //! The ADB server's host protocol, spoken directly: where the server is, the device
 //! list, and a command run with a deadline by shell protocol v2.
 
-use std::io::{ErrorKind, Read, Write};
+use std::io::{ErrorKind, Read};
 use std::net::{Shutdown, SocketAddrV4, TcpStream};
 use std::time::{Duration, Instant};
 
 use super::shell::server_address_from;
 use crate::device::DeviceError;
 use crate::device::adb_output::{DeviceEntry, parse_devices};
+use crate::device::host_service::{Status, read_status, write_request};
 pub(super) use crate::device::shell_v2::Output;
 
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
@@ -42,25 +43,29 @@ pub(super) fn open(address: SocketAddrV4) -> std::io::Result<TcpStream> {
     Ok(stream)
 }
 
-/// Sends one length-prefixed request and reads `OKAY`, or the reason after `FAIL`.
+/// Sends one length-prefixed request and reads `OKAY`, or the reason after `FAIL` as a
+/// [`Refused`] inside the error.
 pub(super) fn request(stream: &mut TcpStream, service: &str) -> std::io::Result<()> {
-    stream.write_all(format!("{:04x}{service}", service.len()).as_bytes())?;
-    let mut status = [0u8; 4];
-    stream.read_exact(&mut status)?;
-    match &status {
-        b"OKAY" => Ok(()),
-        b"FAIL" => {
-            let reason = read_hex_block(stream)?;
-            Err(std::io::Error::other(
-                String::from_utf8_lossy(&reason).into_owned(),
-            ))
-        }
-        other => Err(std::io::Error::other(format!(
-            "unexpected reply {:?}",
-            String::from_utf8_lossy(other)
-        ))),
+    write_request(stream, service)?;
+    match read_status(stream)?.0 {
+        Status::Okay => Ok(()),
+        Status::Fail(reason) => Err(std::io::Error::other(Refused(reason))),
     }
 }
+
+/// The server refused a request: the reason it gave after `FAIL`.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(super) struct Refused(pub String);
+
+/// The reason the server gave, when `error` is its refusal.
+fn refusal(error: &std::io::Error) -> Option<&str> {
+    let refused = error.get_ref()?.downcast_ref::<Refused>()?;
+    Some(&refused.0)
+}
+
+/// The most a command's output may hold: a dump or a raw frame is far less.
+const MAX_OUTPUT_BYTES: usize = 64 * 1024 * 1024;
 
 /// How a command run with a deadline ended.
 #[derive(Debug, PartialEq, Eq)]
@@ -89,8 +94,9 @@ pub(super) fn run(
     ) {
         Ok(Some(bytes)) => Ok(Ran::Done(Output::of(&bytes))),
         Ok(None) => Ok(Ran::TimedOut),
-        // A device without shell v2 closes the stream it does not know.
-        Err(e) if e.to_string().contains("closed") => Ok(
+        // A device without shell v2 closes the stream it does not know, and the server
+        // says so as `FAIL` "closed".
+        Err(e) if refusal(&e) == Some("closed") => Ok(
             match read_until(address, serial, &format!("exec:{command}"), deadline)? {
                 Some(stdout) => Ran::Done(Output {
                     stdout,
@@ -124,6 +130,14 @@ fn read_until(
         stream.set_read_timeout(Some(left))?;
         match stream.read(&mut buffer) {
             Ok(0) => return Ok(Some(output)),
+            Ok(n) if output.len() + n > MAX_OUTPUT_BYTES => {
+                let _ = stream.shutdown(Shutdown::Both);
+                return Err(std::io::Error::other(format!(
+                    "the device sent more than {} MiB for `{service}`: \
+                     read large files with `adb pull` instead",
+                    MAX_OUTPUT_BYTES >> 20
+                )));
+            }
             Ok(n) => output.extend_from_slice(&buffer[..n]),
             Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {}
             Err(e) => return Err(e),
@@ -145,6 +159,7 @@ fn read_hex_block(stream: &mut TcpStream) -> std::io::Result<Vec<u8>> {
 
 #[cfg(test)]
 mod tests {
+    use std::io::Write;
     use std::net::{Ipv4Addr, TcpListener};
 
     use super::*;
@@ -199,5 +214,80 @@ mod tests {
         assert!(matches!(err, DeviceError::NoServer { .. }), "{err}");
         assert!(err.to_string().contains("127.0.0.1:1"), "{err}");
         assert!(err.to_string().contains("adb start-server"), "{err}");
+    }
+
+    /// A fake ADB server on loopback: each connection's requests are answered by `answer`
+    /// (with what to send and whether to close after it), until it closes.
+    fn scripted(answer: fn(&str) -> (Vec<u8>, bool)) -> SocketAddrV4 {
+        let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
+        let std::net::SocketAddr::V4(address) = listener.local_addr().unwrap() else {
+            panic!("bound to IPv4")
+        };
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let mut stream = stream.unwrap();
+                while let Ok(service) = crate::device::host_service::read_request(&mut stream) {
+                    let (reply, close) = answer(&service);
+                    if stream.write_all(&reply).is_err() || close {
+                        break;
+                    }
+                }
+            }
+        });
+        address
+    }
+
+    fn deadline() -> Instant {
+        Instant::now() + Duration::from_secs(10)
+    }
+
+    #[test]
+    fn a_request_too_long_for_four_hex_digits_is_refused_unsent() {
+        let mut wire = Vec::new();
+        let err = write_request(&mut wire, &"x".repeat(0x1_0000)).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput);
+        assert!(err.to_string().contains("65536 bytes"), "{err}");
+        assert!(wire.is_empty());
+    }
+
+    #[test]
+    fn a_device_without_shell_v2_is_run_by_exec() {
+        let address = scripted(|service| match service {
+            "host:transport:s" => (b"OKAY".to_vec(), false),
+            "shell,v2,raw:echo hi" => (b"FAIL0006closed".to_vec(), true),
+            "exec:echo hi" => (b"OKAYhi\n".to_vec(), true),
+            other => panic!("unexpected {other}"),
+        });
+        let ran = run(address, "s", "echo hi", deadline()).unwrap();
+        let Ran::Done(output) = ran else {
+            panic!("timed out")
+        };
+        assert_eq!(output.stdout, b"hi\n");
+    }
+
+    #[test]
+    fn another_refusal_is_reported_and_not_retried() {
+        let address = scripted(|service| match service {
+            "host:transport:s" => (b"OKAY".to_vec(), false),
+            "shell,v2,raw:echo hi" => (b"FAIL000edevice offline".to_vec(), true),
+            other => panic!("unexpected {other}"),
+        });
+        let err = run(address, "s", "echo hi", deadline()).unwrap_err();
+        assert_eq!(refusal(&err), Some("device offline"), "{err}");
+    }
+
+    #[test]
+    fn output_past_the_cap_is_refused_with_advice() {
+        let address = scripted(|service| match service {
+            "host:transport:s" => (b"OKAY".to_vec(), false),
+            _ => {
+                let mut reply = b"OKAY".to_vec();
+                reply.resize(4 + MAX_OUTPUT_BYTES + 1, 0);
+                (reply, true)
+            }
+        });
+        let err = run(address, "s", "cat big", deadline()).unwrap_err();
+        assert!(err.to_string().contains("more than 64 MiB"), "{err}");
+        assert!(err.to_string().contains("adb pull"), "{err}");
     }
 }

@@ -248,8 +248,9 @@ fn input<C: Clock + Clone + Send>(shell: &SimShell<C>, args: &[&str], io: &mut I
             phone.input(|sim| sim.swipe(from, to, Duration::from_millis(ms)))
         }
         ("text", _) if !rest.is_empty() => {
-            // Android types `%s` as a space.
-            let text = rest.join(" ").replace("%s", " ");
+            // Android's `input text` types its first argument alone (the shell split an
+            // unquoted text into words) and `%s` as a space.
+            let text = rest[0].replace("%s", " ");
             phone.input(|sim| sim.input_text(&text))
         }
         ("keyevent", _) if !rest.is_empty() => {

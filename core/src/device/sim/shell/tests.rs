@@ -114,6 +114,34 @@ fn input_commands_drive_the_simulated_app() {
     assert_eq!(run(&shell, "input keyevent 3 KEYCODE_VOLUME_UP 82").0, 0);
 }
 
+/// Taps the first node showing `label` on the sim's screen.
+fn tap_label(shell: &SimShell<VirtualClock>, label: &str) {
+    let tree = crate::parse::parse_str(&shell.phone().sim().xml()).unwrap();
+    let node = tree
+        .nodes
+        .iter()
+        .find(|n| n.text == label || n.desc == label);
+    let (x, y) = node.unwrap_or_else(|| panic!("no {label}")).bounds.center();
+    assert_eq!(run(shell, &format!("input tap {x} {y}")).0, 0);
+}
+
+#[test]
+fn input_text_types_its_first_argument_as_android_does() {
+    let mut clock = VirtualClock::new();
+    let shell = SimShell::new(clock.clone(), 3, Profile::Instant);
+    tap_label(&shell, "TapTube");
+    clock.sleep(Duration::from_secs(3));
+    tap_label(&shell, "Search videos");
+    clock.sleep(Duration::from_secs(3));
+    assert_eq!(shell.phone().sim().screen_name(), "search");
+    // Unquoted, the shell splits the text into words and `input` types the first.
+    assert_eq!(run(&shell, "input text hello world").0, 0);
+    assert_eq!(run(&shell, "input text '%sthere'").0, 0);
+    let dump = shell.phone().sim().xml();
+    assert!(dump.contains("text=\"hello there\""), "{dump}");
+    assert!(!dump.contains("world"), "{dump}");
+}
+
 #[test]
 fn bad_input_commands_print_what_android_prints() {
     let shell = shell();
