@@ -19,17 +19,19 @@
 //!
 //! Parsing ([`parse`]), pruning ([`prune`]), rendering and versions ([`render`]), the
 //! recall check ([`recall`]), handles ([`handle`], [`geometry`]) and settling
-//! ([`stability`]) are always built. The rest is behind features, all but `synthetic`
-//! on by default:
+//! ([`stability`]) are always built: the default, for a library user who parses and
+//! prunes. The rest is behind features:
 //!
 //! | feature | brings | dependencies |
 //! |---|---|---|
 //! | `tokens` | `tokens` (BPE token counts), `report` (`Stats`), `inspect` (the workbench's view of a dump, line and tree diffs) | `tiktoken-rs`, `similar` |
-//! | `device` | `device` (the `Device` trait, ADB, the simulated phone, the ADB device side), `session` (the agent runtime) | `image`, `ab_glyph`, `epaint_default_fonts` (the sim's screenshots), `md-5` (the sim's `md5sum`, which uiautomator2 checks its jar with) |
-//! | `recording` | `recording` (the recording format, reader and writer), `forensics` (stale-action review); with `tokens`, `reprune` (a whole recording re-pruned under new rules) | none of its own |
-//! | `replay` | `replay`: how a replayed step compares with its recording (targets found again by identity, volatile text ignored, verdicts, JUnit XML) | `recording`, `regex` |
+//! | `device` | `device` (the `Device` trait, phones over ADB, the on-device helpers' wire formats), `session` (the agent runtime) | `image` |
+//! | `sim` | `device::sim`, the simulated phone, and `device::adbd`, the ADB device side it is served on | `device`, `ab_glyph`, `epaint_default_fonts` (the sim's screenshots), `md-5` (the sim's `md5sum`, which uiautomator2 checks its jar with) |
+//! | `recording` | `recording` (the recording format, reader and writer), `forensics` (stale-action review); with `tokens`, `reprune` (a whole recording re-pruned under new rules) | `libc` on Unix (its files opened without following a link or waiting on a FIFO) |
+//! | `replay` | `replay`: how a replayed step compares with its recording (targets found again by identity, volatile text ignored, verdicts, JUnit XML) | `recording`, `tokens`, `regex` |
 //! | `ocr` | `ocr`: text lines read from a screenshot by the `tesseract` command (found at run time, not linked) | `image` |
-//! | `synthetic` | `session::synthetic`, long generated recordings for tests and benchmarks | `device`, `recording`, `tokens` |
+//! | `synthetic` | `session::synthetic`, long generated recordings for tests and benchmarks | `sim`, `recording`, `tokens` |
+//! | `measure` | `device::sim::specimen` and `ocr::score`: the known-word specimens tapscope's own OCR tests, bench and example measure with; not a stable API | `sim`, `ocr` |
 //!
 //! `sha2` is not optional: a snapshot's version is the SHA-256 of what the agent reads
 //! ([`render::versioned`]), and a pruning user should print the same version a session
@@ -40,7 +42,7 @@
 //!
 //! `examples/prune.rs` prunes a dump file (no feature needed); `examples/session.rs`
 //! drives the simulated phone through a session and shows a stale handle refused
-//! (`device`); `examples/recording.rs` lists a recording's steps (`recording`).
+//! (`sim`); `examples/recording.rs` lists a recording's steps (`recording`).
 
 // Layer 1: the tree model and its parsers.
 pub mod error;

@@ -34,7 +34,7 @@ mod screen;
 mod target;
 // The tests generate recordings on the sim.
 #[cfg(test)]
-#[cfg(feature = "device")]
+#[cfg(feature = "sim")]
 mod tests;
 
 use std::collections::HashMap;

@@ -1,6 +1,8 @@
 //! `tapscope reprune`: a whole recording re-pruned under a rules file; one line per step
 //! the rules change (tokens then → now, semantic nodes lost, a target lost), then the
-//! totals, or one JSON object. Exits 1 when the rules lose a node or a target.
+//! totals, or one JSON object. Exits 1 when the rules lose a node or a target; screens that
+//! could not be read and targets that could not be checked are named, in both modes, and
+//! leave the exit code to what could be checked.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -14,6 +16,7 @@ use super::Outcome;
 use super::output::Stdout;
 
 #[derive(Debug, Args)]
+#[command(after_help = EXIT_CODES)]
 pub struct RepruneArgs {
     /// The recording: its folder, or its session.jsonl.
     recording: PathBuf,
@@ -24,6 +27,15 @@ pub struct RepruneArgs {
     #[arg(long)]
     json: bool,
 }
+
+/// The exit codes, as `--help` says them.
+const EXIT_CODES: &str = "\
+Exit codes: 1 when the rules lose a semantic node or a target; 0 when they lose nothing, \
+also when some screen files could not be read or some targets could not be checked: those \
+are named (\"could not re-prune:\" lines and \"N targets could not be checked\"; with \
+--json, totals.unreadable_screens, totals.unchecked_targets and unreadable_files), the same \
+with and without --json; 2 for bad input (no recording there, a session.jsonl that is a \
+link, a FIFO or too large, rules that are not a TOML rules file).";
 
 pub fn run(args: &RepruneArgs) -> anyhow::Result<Outcome> {
     let rules = PruneRules::load(&args.rules)?;

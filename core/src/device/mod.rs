@@ -3,6 +3,7 @@
 pub mod adb;
 pub mod adb_command;
 pub mod adb_output;
+#[cfg(feature = "sim")]
 pub mod adbd;
 pub mod helper_wire;
 pub mod host_service;
@@ -10,6 +11,7 @@ pub mod http_stream;
 pub mod look;
 pub mod shell_line;
 pub mod shell_v2;
+#[cfg(feature = "sim")]
 pub mod sim;
 pub mod sync_stream;
 pub mod u2_rpc;

@@ -15,7 +15,10 @@ pub const MAX_RULES_BYTES: u64 = 64 * 1024;
 const MAX_SHOWN_ERROR: usize = 600;
 
 /// What a path that is not a regular file is, in words.
-fn file_kind(kind: FileType) -> &'static str {
+pub(crate) fn file_kind(kind: FileType) -> &'static str {
+    if kind.is_symlink() {
+        return "a symbolic link";
+    }
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;

@@ -4,6 +4,8 @@
 use std::io;
 use std::path::PathBuf;
 
+use crate::error::InputSize;
+
 /// Why a recording could not be written or read.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -58,6 +60,32 @@ pub enum RecordingError {
         source: io::Error,
     },
 
+    /// A file of the recording is a link, a FIFO, a device or a folder where the format has
+    /// a regular file (or a folder where it has one, `screens/`, is not a real folder).
+    #[error(
+        "{path} is {found}, where a recording holds {wanted} of its own: tapscope reads a \
+         recording only from the files inside its folder, never through a link, from a FIFO \
+         or a device; put the real one there in its place (`cp -rL` copies a recording with \
+         what its links point to)"
+    )]
+    NotInside {
+        path: PathBuf,
+        found: &'static str,
+        wanted: &'static str,
+    },
+
+    /// A file of the recording is larger than the format allows.
+    #[error(
+        "{path} is {size}, over the {limit}-byte limit for {what}: tapscope does not read it; \
+         check that this is the file tapscope wrote there"
+    )]
+    TooLarge {
+        path: PathBuf,
+        size: InputSize,
+        limit: u64,
+        what: &'static str,
+    },
+
     /// `session.jsonl` holds nothing, not even its header.
     #[error(
         "{path} is empty: the recording was interrupted before its header was written, so it \
@@ -92,10 +120,12 @@ pub enum RecordingError {
         supported: u32,
     },
 
-    /// A screen path is not of the form `screens/<hex>.<xml|yaml|png>`.
+    /// A screen path is not of the form `screens/<hash>.<xml|yaml|png|json>`, with the 16
+    /// hex digits of a hash.
     #[error(
         "\"{path}\" is not a screen of a recording: screen paths have the form \
-         screens/<hex digits>.xml, .yaml or .png"
+         screens/<hex digits>.xml, .yaml, .png or .json, named by the first 16 lower-case hex \
+         digits of the SHA-256 of the file's content"
     )]
     BadScreenPath { path: String },
 

@@ -2,6 +2,9 @@
 //! per tool call) and `screens/` (each raw dump, pruned text and screenshot once, named
 //! by content hash). `docs/recording-format.md` describes it for users.
 //!
+//! Only regular files inside the folder are read, never through a link, from a FIFO or a
+//! device, and none larger than the format allows ([`MAX_LOG_BYTES`], [`MAX_SCREEN_BYTES`]).
+//!
 //! Steps are appended and flushed one line at a time, so a crash loses at most the step in
 //! flight; [`read`] keeps every step before a cut-short last line and says what it skipped.
 //!
@@ -44,11 +47,16 @@
 //! ```
 
 mod error;
+mod file;
 mod reader;
 mod types;
 mod writer;
 
 pub use error::RecordingError;
+// The replay report is read as the recording's own files are.
+#[cfg(feature = "replay")]
+pub(crate) use file::read as read_regular_file;
+pub use file::{MAX_LOG_BYTES, MAX_SCREEN_BYTES};
 pub use reader::{Problem, ProblemKind, Recording, read};
 pub use types::{
     Actor, AdbCommand, Check, CommandKind, Durability, Header, Landed, ProxyHeader, ScreenRef,

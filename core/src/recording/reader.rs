@@ -1,11 +1,13 @@
 //! `read`: a recording back from its folder, lenient about a cut-short last line and bad
-//! lines in the middle, strict about the header; and its screen files, checked.
+//! lines in the middle, strict about the header (a leading byte-order mark aside); and its
+//! screen files, checked: each path, the file on disk, and its content against its name.
 
 use std::fmt;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use super::file::{self, MAX_LOG_BYTES, MAX_SCREEN_BYTES};
 use super::writer::{HASH_DIGITS, content_hash};
 use super::{
     FORMAT, FORMAT_VERSION, Header, RecordingError, SCREENS_DIR, SESSION_FILE, ScreenRef, Step,
@@ -76,23 +78,21 @@ pub fn read(path: &Path) -> Result<Recording, RecordingError> {
             source,
         },
     })?;
-    let (dir, log) = if metadata.is_file() {
+    // The path named may be a link to the folder; what is inside it is read as it is.
+    let (dir, log) = if metadata.is_dir() {
+        (path.to_path_buf(), path.join(SESSION_FILE))
+    } else {
         let parent = match path.parent() {
             Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
             _ => PathBuf::from("."),
         };
         (parent, path.to_path_buf())
-    } else {
-        (path.to_path_buf(), path.join(SESSION_FILE))
     };
-    let bytes = fs::read(&log).map_err(|source| match source.kind() {
-        io::ErrorKind::NotFound => RecordingError::NoSession { path: dir.clone() },
-        _ => RecordingError::Read {
-            path: log.clone(),
-            source,
-        },
-    })?;
-    let mut lines = bytes.split_inclusive(|&b| b == b'\n');
+    let bytes = file::read(&log, MAX_LOG_BYTES, "a recording's session.jsonl")?
+        .ok_or_else(|| RecordingError::NoSession { path: dir.clone() })?;
+    // A byte-order mark some editors put at the start of UTF-8 text is not the header's.
+    let text = bytes.strip_prefix(BOM).unwrap_or(&bytes);
+    let mut lines = text.split_inclusive(|&b| b == b'\n');
     let first = lines
         .next()
         .filter(|line| !line.trim_ascii().is_empty())
@@ -190,21 +190,14 @@ impl Recording {
     }
 
     /// The bytes of a screen file, e.g. a step's `after.screenshot`. Only paths of the
-    /// form `screens/<hex>.<xml|yaml|png|json>` are read, and the content must match the hash.
+    /// form `screens/<hash>.<xml|yaml|png|json>` are read, only from a regular file inside
+    /// the recording (checked as [`screen_file`](Self::screen_file) checks it, and again once
+    /// open, which never waits on a FIFO), and the content must match the hash.
     pub fn load_bytes(&self, path: &str) -> Result<Vec<u8>, RecordingError> {
-        let hash = screen_hash(path).ok_or_else(|| RecordingError::BadScreenPath {
-            path: path.to_owned(),
-        })?;
-        let file = self.dir.join(path);
-        let bytes = fs::read(&file).map_err(|source| match source.kind() {
-            io::ErrorKind::NotFound => RecordingError::ScreenMissing {
-                path: path.to_owned(),
-                recording: self.dir.clone(),
-                folder_missing: !self.dir.join(SCREENS_DIR).is_dir(),
-            },
-            _ => RecordingError::Read { path: file, source },
-        })?;
-        if hash.len() == HASH_DIGITS && content_hash(&bytes) != hash {
+        let (file, hash) = self.checked_screen(path)?;
+        let bytes = file::read(&file, MAX_SCREEN_BYTES, SCREEN_FILE)?
+            .ok_or_else(|| self.screen_missing(path, false))?;
+        if content_hash(&bytes) != hash {
             return Err(RecordingError::ScreenCorrupt {
                 path: path.to_owned(),
                 recording: self.dir.clone(),
@@ -212,7 +205,46 @@ impl Recording {
         }
         Ok(bytes)
     }
+
+    /// The file a screen path names, checked without reading it: the path is of the form
+    /// `screens/<hash>.<xml|yaml|png|json>` with the 16 hex digits of a hash, and the file
+    /// is a regular file inside the recording's `screens/` folder (no link, FIFO or device)
+    /// of at most [`MAX_SCREEN_BYTES`]. [`load_bytes`](Self::load_bytes) reads it after the
+    /// same check and checks its content against the hash too.
+    pub fn screen_file(&self, path: &str) -> Result<PathBuf, RecordingError> {
+        self.checked_screen(path).map(|(file, _)| file)
+    }
+
+    fn checked_screen<'p>(&self, path: &'p str) -> Result<(PathBuf, &'p str), RecordingError> {
+        let hash = screen_hash(path)
+            .filter(|hash| hash.len() == HASH_DIGITS)
+            .ok_or_else(|| RecordingError::BadScreenPath {
+                path: path.to_owned(),
+            })?;
+        if !file::check_folder(&self.dir.join(SCREENS_DIR))? {
+            return Err(self.screen_missing(path, true));
+        }
+        let file = self.dir.join(path);
+        if !file::check(&file, MAX_SCREEN_BYTES, SCREEN_FILE)? {
+            return Err(self.screen_missing(path, false));
+        }
+        Ok((file, hash))
+    }
+
+    fn screen_missing(&self, path: &str, folder_missing: bool) -> RecordingError {
+        RecordingError::ScreenMissing {
+            path: path.to_owned(),
+            recording: self.dir.clone(),
+            folder_missing,
+        }
+    }
 }
+
+/// A UTF-8 byte-order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// A screen file, as errors name it.
+const SCREEN_FILE: &str = "a screen file";
 
 /// The hash part of `screens/<hex>.<xml|yaml|png|json>`, or `None` for any other path.
 pub(crate) fn screen_hash(path: &str) -> Option<&str> {

@@ -199,12 +199,14 @@ impl Report {
             path: path.clone(),
             reason,
         };
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        // Read as the recording's other files are: a regular file inside it, and bounded.
+        let limit = crate::recording::MAX_LOG_BYTES;
+        let bytes = match crate::recording::read_regular_file(&path, limit, "a replay's report") {
+            Ok(Some(bytes)) => bytes,
+            Ok(None) => return Ok(None),
             Err(e) => return Err(bad(e.to_string())),
         };
-        serde_json::from_str(&text)
+        serde_json::from_slice(&bytes)
             .map(Some)
             .map_err(|e| bad(format!("not a replay report ({e})")))
     }

@@ -1,12 +1,14 @@
 //! [`Reprune`] as one JSON object, what `tapscope reprune --json` prints: the totals, each
-//! step with its tokens and what it lost, each distinct screen, the unreadable files and
-//! the skipped lines.
+//! step with its tokens, what it lost and its target (kept, lost, or unchecked and why),
+//! each distinct screen, the unreadable files and the skipped lines.
 
 use std::path::Path;
 
 use serde::{Serialize, Serializer};
 
-use super::{LostSemantic, Reprune, ScreenNow, ScreenProblem, StepTokens, TargetCheck, Totals};
+use super::{
+    LostSemantic, Reprune, ScreenNow, ScreenProblem, StepTokens, TargetCheck, Totals, Unchecked,
+};
 use crate::prune::PruneRules;
 
 #[derive(Serialize)]
@@ -107,6 +109,33 @@ impl Serialize for ScreenProblem {
             file: self.file(),
             problem,
             message: self.to_string(),
+        }
+        .serialize(serializer)
+    }
+}
+
+/// `{"reason": "screen-unreadable", "why": "…", "file": "screens/….xml"}`, under the
+/// target's `"check": "unchecked"`.
+impl Serialize for Unchecked {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Shown<'a> {
+            reason: &'static str,
+            why: String,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            file: Option<&'a str>,
+        }
+        let (reason, file) = match self {
+            Unchecked::MalformedHandle { .. } => ("malformed-handle", None),
+            Unchecked::ScreenNotRecorded { .. } => ("screen-not-recorded", None),
+            Unchecked::ScreenUnreadable(problem) => ("screen-unreadable", Some(problem.file())),
+            Unchecked::OtherRules { pruned } => ("other-rules", Some(pruned.as_str())),
+            Unchecked::NoSuchNode { .. } => ("no-such-node", None),
+        };
+        Shown {
+            reason,
+            why: self.to_string(),
+            file,
         }
         .serialize(serializer)
     }

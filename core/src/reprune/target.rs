@@ -25,8 +25,9 @@ pub enum TargetCheck {
         #[serde(serialize_with = "as_message")]
         why: TargetLoss,
     },
-    /// The node could not be found on the screen as recorded.
-    Unchecked(#[serde(serialize_with = "as_message")] Unchecked),
+    /// The node could not be found on the screen as recorded: in JSON, with `reason` (its
+    /// kind), `why` (in words) and `file` (the file at fault, when one is).
+    Unchecked(Unchecked),
 }
 
 impl TargetCheck {

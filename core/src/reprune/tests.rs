@@ -354,3 +354,60 @@ fn an_unknown_encoding_is_an_error_that_says_so() {
     assert!(matches!(&error, RepruneError::UnknownEncoding { found, .. } if found == "p50k_base"));
     assert!(error.to_string().contains("does not know"), "{error}");
 }
+
+#[test]
+fn unchecked_targets_are_json_with_their_reason_and_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("rec");
+    let recording = write_search(&folder, &PruneRules::default());
+    let pruned = recording.steps[0].after.clone().unwrap().pruned;
+    fs::remove_file(folder.join(&pruned)).unwrap();
+    let json = serde_json::to_value(reprune(&recording, &collapse()).unwrap()).unwrap();
+    let target = &json["steps"][1]["target"];
+    assert_eq!(target["check"], "unchecked", "{target}");
+    assert_eq!(target["reason"], "screen-unreadable", "{target}");
+    assert_eq!(target["file"], pruned.as_str(), "{target}");
+    let why = target["why"].as_str().unwrap();
+    assert!(why.contains(&format!("{pruned} is missing")), "{why}");
+    assert_eq!(json["totals"]["unchecked_targets"], 3);
+
+    let other = tempfile::tempdir().unwrap();
+    let folder = other.path().join("rec");
+    let mut writer =
+        RecordingWriter::create(&folder, &Header::new("sim", "0.1.0", "o200k", 0)).unwrap();
+    let search = store(&mut writer, SEARCH, &PruneRules::default());
+    writer.append(&tap("abc_1".into(), &search, None)).unwrap();
+    writer
+        .append(&tap("0123456789ab_1".into(), &search, None))
+        .unwrap();
+    let result = reprune(&recording::read(&folder).unwrap(), &collapse()).unwrap();
+    let json = serde_json::to_value(&result).unwrap();
+    let reasons: Vec<&serde_json::Value> = (0..2)
+        .map(|k| &json["steps"][k]["target"]["reason"])
+        .collect();
+    assert_eq!(reasons, ["malformed-handle", "screen-not-recorded"]);
+    assert!(json["steps"][0]["target"].get("file").is_none());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_screen_that_is_a_link_is_named_unreadable_and_not_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("rec");
+    let recording = write_search(&folder, &PruneRules::default());
+    let dump = recording.steps[0].after.clone().unwrap().dump;
+    fs::remove_file(folder.join(&dump)).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", folder.join(&dump)).unwrap();
+    let result = reprune(&recording, &collapse()).unwrap();
+    let files = result.unreadable_files();
+    assert_eq!(files.len(), 1);
+    assert_eq!(files[0].file(), dump);
+    let message = files[0].to_string();
+    assert!(
+        message.contains(&format!(
+            "{} is a symbolic link",
+            folder.join(&dump).display()
+        )),
+        "{message}"
+    );
+}

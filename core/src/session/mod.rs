@@ -3,13 +3,16 @@
 //! observes again — all under one lock, so two callers never interleave on a device.
 
 mod observe;
-#[cfg(test)]
+#[cfg(all(test, feature = "sim"))]
 mod phone_tests;
 #[cfg(feature = "ocr")]
 mod pixels;
-#[cfg(any(test, feature = "synthetic"))]
+#[cfg(any(
+    all(test, feature = "sim", feature = "recording", feature = "tokens"),
+    feature = "synthetic"
+))]
 pub mod synthetic;
-#[cfg(test)]
+#[cfg(all(test, feature = "sim"))]
 mod tests;
 mod unread;
 

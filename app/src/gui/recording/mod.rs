@@ -101,8 +101,8 @@ pub struct Recording {
     /// diff depend on it and earlier steps only).
     reviews: Arc<Mutex<HashMap<usize, Reviewed>>>,
     diffs: Arc<Mutex<HashMap<usize, Arc<TreeDiff>>>>,
-    /// Lines that could not be read and screen files that are missing (files that are
-    /// there but damaged are found when their step is shown).
+    /// Lines that could not be read and screen files that are missing or refused (files
+    /// that are there but damaged are found when their step is shown).
     pub warnings: Vec<String>,
 }
 
@@ -189,6 +189,7 @@ impl Recording {
                 missing.join(", ")
             ));
         }
+        warnings.extend(files.refused.iter().map(|why| format!("{name}: {why}")));
         let screens = Screens::new(Arc::clone(&recording), earlier.map(|e| &*e.screens));
         let (reviews, diffs) = match earlier {
             Some(e) => (Arc::clone(&e.reviews), Arc::clone(&e.diffs)),
@@ -324,11 +325,15 @@ fn folder_name(dir: &Path) -> String {
     )
 }
 
-/// Which screen files are there, each looked up once.
+/// Which screen files are there, each looked up once, as the recording reads them: a
+/// path of the screen form naming a regular file inside `screens/`.
 #[derive(Default)]
 struct Files {
     there: HashMap<String, bool>,
     missing: BTreeSet<String>,
+    /// Why the paths that are not missing yet cannot be read: not of the screen form, a
+    /// link, a FIFO, a device, a file too large.
+    refused: Vec<String>,
 }
 
 impl Files {
@@ -367,10 +372,17 @@ impl Files {
         if let Some(&there) = self.there.get(path) {
             return there;
         }
-        let there = recording.dir.join(path).is_file();
-        if !there {
-            self.missing.insert(path.to_owned());
-        }
+        let there = match recording.screen_file(path) {
+            Ok(_) => true,
+            Err(RecordingError::ScreenMissing { .. }) => {
+                self.missing.insert(path.to_owned());
+                false
+            }
+            Err(refused) => {
+                self.refused.push(refused.to_string());
+                false
+            }
+        };
         self.there.insert(path.to_owned(), there);
         there
     }
@@ -421,5 +433,66 @@ mod tests {
         let other = Recording::read(whole.path(), None).expect("read");
         assert!(!other.same_recording(&earlier));
         assert_eq!(other.screens_in_memory(), 0);
+    }
+
+    /// Opening probes every step's screen as the recording reads it: a dump that is a link
+    /// or a FIFO is refused, said why, and never read (a FIFO would wait, a link to
+    /// /dev/zero would never end).
+    #[cfg(unix)]
+    #[test]
+    fn a_screen_that_is_a_link_or_a_fifo_is_refused_and_said_so() {
+        let dir = tempfile::tempdir().expect("a folder");
+        synthetic::write(dir.path(), 6, 3).expect("written");
+        let read = log::read(dir.path()).expect("read");
+        let (linked, piped) = {
+            let mut dumps = read.steps.iter().filter_map(|s| s.after.as_ref());
+            let first = dumps.next().expect("a screen").dump.clone();
+            let other = dumps
+                .find(|s| s.dump != first)
+                .expect("another")
+                .dump
+                .clone();
+            (first, other)
+        };
+        let (link, fifo) = (dir.path().join(&linked), dir.path().join(&piped));
+        std::fs::remove_file(&link).expect("removed");
+        std::os::unix::fs::symlink("/dev/zero", &link).expect("linked");
+        std::fs::remove_file(&fifo).expect("removed");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo runs");
+        assert!(made.success());
+
+        let (done, opened) = std::sync::mpsc::channel();
+        let path = dir.path().to_path_buf();
+        std::thread::spawn(move || {
+            let _ = done.send(Recording::read(&path, None).map(|r| {
+                let shown: Vec<StepScreen> =
+                    (0..r.steps().len()).map(|k| r.step_screen(k)).collect();
+                (r.warnings.clone(), shown)
+            }));
+        });
+        let (warnings, shown) = opened
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("opening waits on nothing")
+            .expect("the recording opens");
+        for (file, found) in [(&link, "a symbolic link"), (&fifo, "a FIFO (named pipe)")] {
+            let said = format!("{} is {found}", file.display());
+            assert!(warnings.iter().any(|w| w.contains(&said)), "{warnings:?}");
+        }
+        let refused: Vec<String> = shown
+            .iter()
+            .filter_map(|s| match s {
+                StepScreen::None(why @ NoScreen::Missing(_)) => Some(why.to_string()),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            refused
+                .iter()
+                .any(|w| w.contains(&linked) && w.contains("symbolic link")),
+            "{refused:?}"
+        );
     }
 }

@@ -17,6 +17,7 @@ pub mod phone;
 mod render;
 mod screen;
 pub mod shell;
+#[cfg(feature = "measure")]
 pub mod specimen;
 mod stock_dump;
 mod syslog;

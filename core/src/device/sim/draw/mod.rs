@@ -160,6 +160,7 @@ fn is_mid(paper: Rgb<u8>) -> bool {
 }
 
 /// A text placed by its caller: its line's top-left corner (image pixels), its size and ink.
+#[cfg(feature = "measure")]
 #[derive(Clone, Debug)]
 pub(super) struct Placed {
     pub text: String,
@@ -170,6 +171,7 @@ pub(super) struct Placed {
 
 /// A `width`×`height` image of `paper`, with `bands` filled and `texts` drawn where they
 /// are placed, at full scale; every word drawn and its ink box.
+#[cfg(feature = "measure")]
 pub(super) fn placed(
     width: u32,
     height: u32,
@@ -206,12 +208,14 @@ pub(super) fn placed(
 }
 
 /// How wide `text` is at `px`, and how tall its line.
+#[cfg(feature = "measure")]
 pub(super) fn measure(text: &str, px: f32) -> (f32, f32) {
     (text::width(text, px), text::line_height(px))
 }
 
 /// The ink colour at `ratio`:1 of contrast against `paper`, darker or lighter as `paper`
 /// is light or dark (a grey, as near the ratio as 8 bits allow).
+#[cfg(feature = "measure")]
 pub(super) fn ink_at_contrast(paper: Rgb<u8>, ratio: f32) -> Rgb<u8> {
     let dark_ink = luminance(paper) > 0.18;
     let grey = |v: u8| Rgb([v, v, v]);
