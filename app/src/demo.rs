@@ -5,7 +5,15 @@
 //! The run is reproducible byte for byte: the sim runs on a virtual clock (settle times
 //! are simulated, not measured), versions are drawn from a fixed seed, and the header's
 //! start time is fixed. Regenerating on the same tapscope gives the same files.
+//!
+//! It is recorded into a scratch folder beside the destination and moved into place once
+//! whole, so a run that fails or is killed leaves the destination as it was. Only what
+//! record-demo wrote is ever replaced: a destination that is anything but missing, an
+//! empty folder, or a demo recording (the sim's, at the demo's fixed start, holding only
+//! its log and screens) is refused and left untouched.
 
+use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail, ensure};
@@ -13,12 +21,13 @@ use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt};
 use tapscope_core::device::sim::Sim;
-use tapscope_core::recording::SESSION_FILE;
+use tapscope_core::recording::{self, SCREENS_DIR, SESSION_FILE};
 use tapscope_core::session::{Session, SessionConfig};
 use tapscope_core::stability::{Clock, VirtualClock};
 
 use crate::journal::Journal;
 use crate::mcp::{PhoneServer, result_text};
+use crate::replay::scratch::Scratch;
 
 /// Where the demo lives in the source tree.
 pub const DEMO_DIR: &str = "recordings/demo";
@@ -42,27 +51,95 @@ pub fn source_tree_demo() -> PathBuf {
         .join(DEMO_DIR)
 }
 
-/// Records the demo into `dir`, replacing a recording already there (and nothing else).
+/// Records the demo into `dir`: a new folder, an empty one, or a demo recording to
+/// replace (see [`replaceable`]); anything else is refused before anything is written.
 pub fn record(dir: &Path) -> anyhow::Result<Summary> {
-    if dir.exists() && !dir.join(SESSION_FILE).is_file() && dir.read_dir()?.next().is_some() {
-        bail!(
-            "{} holds files but no recording: choose an empty folder or a recording to replace",
-            dir.display()
-        );
-    }
-    let partial = dir.with_extension("partial");
-    if partial.exists() {
-        std::fs::remove_dir_all(&partial)
-            .with_context(|| format!("could not clear {}", partial.display()))?;
-    }
-    let summary = record_into(&partial)?;
-    if dir.exists() {
-        std::fs::remove_dir_all(dir)
-            .with_context(|| format!("could not replace {}", dir.display()))?;
-    }
-    std::fs::rename(&partial, dir)
-        .with_context(|| format!("could not move the demo to {}", dir.display()))?;
+    replaceable(dir)?;
+    let parent = match dir.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    fs::create_dir_all(parent)
+        .with_context(|| format!("could not make the folder {}", parent.display()))?;
+    let scratch = Scratch::new_in(parent, ".tapscope-demo-").with_context(|| {
+        format!(
+            "could not make a folder in {} to record the demo in",
+            parent.display()
+        )
+    })?;
+    let summary = record_into(&scratch.run())?;
+    let written = recording::read(&scratch.run())?;
+    ensure!(
+        written.steps.len() == summary.steps && written.problems.is_empty(),
+        "the demo's recording stopped after {} of its {} steps; {} was left as it was",
+        written.steps.len(),
+        summary.steps,
+        dir.display()
+    );
+    // Looked at again: the folder may have changed while the demo ran.
+    replaceable(dir)?;
+    scratch.replace(dir)?;
     Ok(summary)
+}
+
+/// Whether a new demo may take the place of `dir`: nothing is there, an empty folder, or
+/// a recording record-demo wrote (the sim's, started at the demo's fixed start, with only
+/// its log and a screens folder of files). Anything else is someone's, and is refused.
+fn replaceable(dir: &Path) -> anyhow::Result<()> {
+    let refuse = |what: String| {
+        anyhow::anyhow!(
+            "{} {what}, so record-demo will not replace it: give a new or empty folder, or \
+             move it away first",
+            dir.display()
+        )
+    };
+    match fs::symlink_metadata(dir) {
+        Ok(metadata) if metadata.is_dir() => {}
+        Ok(_) => return Err(refuse("is not a folder".to_owned())),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e).with_context(|| format!("could not look at {}", dir.display())),
+    }
+    let found = entries(dir)?;
+    if found.is_empty() {
+        return Ok(());
+    }
+    let not_the_demo = |name: &str| format!("holds {name}, which a demo recording does not");
+    for (name, folder) in &found {
+        match (name.as_str(), folder) {
+            (SESSION_FILE, false) => {}
+            (SCREENS_DIR, true) => {
+                let screens = entries(&dir.join(SCREENS_DIR))?;
+                if let Some((inner, _)) = screens.iter().find(|(_, folder)| *folder) {
+                    return Err(refuse(not_the_demo(&format!("{SCREENS_DIR}/{inner}/"))));
+                }
+            }
+            (other, _) => return Err(refuse(not_the_demo(other))),
+        }
+    }
+    let header = recording::read(dir)
+        .map_err(|e| refuse(format!("is not a recording tapscope reads ({e})")))?
+        .header;
+    if header.device != "sim" || header.started_at_ms != STARTED_AT_MS {
+        return Err(refuse(format!(
+            "holds a recording of {} started at {} ms since 1970, not the demo",
+            header.device, header.started_at_ms
+        )));
+    }
+    Ok(())
+}
+
+/// The names in the folder `dir`, each with whether it is a folder itself (a link is not).
+fn entries(dir: &Path) -> anyhow::Result<Vec<(String, bool)>> {
+    let read = || -> io::Result<Vec<(String, bool)>> {
+        let mut found = Vec::new();
+        for entry in fs::read_dir(dir)? {
+            let entry = entry?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            found.push((name, entry.file_type()?.is_dir()));
+        }
+        Ok(found)
+    };
+    read().with_context(|| format!("could not read the folder {}", dir.display()))
 }
 
 fn record_into(dir: &Path) -> anyhow::Result<Summary> {

@@ -7,10 +7,16 @@
 //! the calls reached the device ([`Journal::submit`]) and wait on a [`Ticket`] until
 //! theirs is on disk before answering, while the next call already uses the device. A
 //! screen is counted, stored and shown once, the first time its dump is seen.
+//!
+//! A recording that stops is said to stop once: the first step it could not write is
+//! [`Written::Failed`], whatever stopped it (a failed write, or the writer's thread
+//! itself giving out), and only the steps after that one are [`Written::Stopped`].
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
+use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
@@ -166,27 +172,73 @@ fn fingerprint(seen: &Observation) -> u64 {
 pub enum Written {
     /// On disk, as this step number.
     Step(u64),
-    /// Writing it failed: the recording stops here.
-    Failed { dir: PathBuf, error: RecordingError },
-    /// The recording had stopped already (an earlier step failed); nothing was written.
+    /// Writing it failed: the recording stops here. Given for one step only.
+    Failed { dir: PathBuf, error: JournalError },
+    /// The recording had stopped already (an earlier step was [`Written::Failed`]);
+    /// nothing was written.
     Stopped,
+}
+
+/// Why a recording stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum JournalError {
+    /// A step or a screen could not be written.
+    #[error(transparent)]
+    Recording(#[from] RecordingError),
+    /// The writer's thread gave out without writing the step (a bug in tapscope).
+    #[error(
+        "the recording's writer stopped without writing this step ({why}); the steps before \
+         it are kept: start a new recording to record what follows"
+    )]
+    WriterStopped { why: String },
+}
+
+/// What a journal, its writer and its tickets share.
+#[derive(Debug)]
+struct Shared {
+    dir: PathBuf,
+    /// A step was [`Written::Failed`]: every later one is [`Written::Stopped`].
+    failed: AtomicBool,
+}
+
+impl Shared {
+    /// `error` as the answer for the first step to fail, [`Written::Stopped`] after that.
+    fn failure(&self, error: JournalError) -> Written {
+        if self.failed.swap(true, Ordering::AcqRel) {
+            Written::Stopped
+        } else {
+            Written::Failed {
+                dir: self.dir.clone(),
+                error,
+            }
+        }
+    }
 }
 
 /// A queued step's outcome, once the writer has it.
 #[derive(Debug)]
-pub struct Ticket(Receiver<Written>);
+pub struct Ticket {
+    answer: Receiver<Written>,
+    shared: Arc<Shared>,
+}
 
 impl Ticket {
-    /// Waits until the step is written (or could not be).
+    /// Waits until the step is written (or could not be). A writer that went away without
+    /// answering stopped the recording: the first step it left unanswered, with no failure
+    /// said before, is [`Written::Failed`].
     pub fn wait(self) -> Written {
-        self.0.recv().unwrap_or(Written::Stopped)
+        self.answer.recv().unwrap_or_else(|_| {
+            self.shared.failure(JournalError::WriterStopped {
+                why: "it ended without answering".to_owned(),
+            })
+        })
     }
 }
 
 /// A recording being written.
 #[derive(Debug)]
 pub struct Journal {
-    dir: PathBuf,
+    shared: Arc<Shared>,
     queue: Option<Sender<(Pending, Sender<Written>)>>,
     writer: Option<JoinHandle<()>>,
     /// The screens stored with a screenshot, by [`fingerprint`].
@@ -249,15 +301,19 @@ impl Journal {
         watch: Option<Sender<Step>>,
     ) -> Result<Self, RecordingError> {
         let shown = Arc::new(Mutex::new(HashSet::new()));
+        let shared = Arc::new(Shared {
+            dir: dir.to_path_buf(),
+            failed: AtomicBool::new(false),
+        });
         let writer = Writer {
             writer: RecordingWriter::create(dir, &header)?,
+            shared: Arc::clone(&shared),
             encoding: ENCODING,
             watch,
             started: now,
             stored: HashMap::new(),
             shown: Arc::clone(&shown),
             last_after: None,
-            failed: false,
         };
         let (queue, jobs) = mpsc::channel();
         let thread = std::thread::Builder::new()
@@ -268,7 +324,7 @@ impl Journal {
                 source,
             })?;
         Ok(Self {
-            dir: dir.to_path_buf(),
+            shared,
             queue: Some(queue),
             writer: Some(thread),
             shown,
@@ -282,18 +338,20 @@ impl Journal {
     }
 
     pub fn dir(&self) -> &Path {
-        &self.dir
+        &self.shared.dir
     }
 
     /// Queues `step` after every step queued before it; the ticket tells when it is on disk.
     pub fn submit(&self, step: Pending) -> Ticket {
-        let (done, ticket) = mpsc::channel();
-        match &self.queue {
-            Some(queue) if queue.send((step, done)).is_ok() => {}
-            // The writer is gone (it cannot be, short of a panic): nothing is written.
-            _ => {}
+        let (done, answer) = mpsc::channel();
+        if let Some(queue) = &self.queue {
+            // A writer that is gone drops `done` unanswered: the ticket says it failed.
+            let _ = queue.send((step, done));
         }
-        Ticket(ticket)
+        Ticket {
+            answer,
+            shared: Arc::clone(&self.shared),
+        }
     }
 }
 
@@ -325,6 +383,8 @@ fn now_unix_ms() -> u64 {
 /// The journal's thread: counts, stores and appends each step in the order queued.
 struct Writer {
     writer: RecordingWriter,
+    /// Whether a step failed yet, shared with the tickets.
+    shared: Arc<Shared>,
     encoding: Encoding,
     /// Told each step once it is written.
     watch: Option<Sender<Step>>,
@@ -336,17 +396,16 @@ struct Writer {
     /// The last step's screen after, as stored: most often the next step's screen before,
     /// which then needs no hashing of its dump again.
     last_after: Option<(Arc<Observation>, ScreenRef)>,
-    /// A step failed to be written: the recording stopped there.
-    failed: bool,
 }
 
 impl Writer {
     /// Takes every step queued so far and writes them with one write and one sync, so
-    /// callers who queued at once wait for one sync between them.
+    /// callers who queued at once wait for one sync between them. A write that panics
+    /// fails its steps as a write that fails does: the recording stops there, said once.
     fn run(mut self, jobs: &Receiver<(Pending, Sender<Written>)>) {
         while let Ok(first) = jobs.recv() {
             let batch: Vec<_> = std::iter::once(first).chain(jobs.try_iter()).collect();
-            if self.failed {
+            if self.shared.failed.load(Ordering::Acquire) {
                 for (_, done) in batch {
                     // The caller may have gone (its client left): nothing to tell.
                     let _ = done.send(Written::Stopped);
@@ -354,18 +413,22 @@ impl Writer {
                 continue;
             }
             let (steps, waiting): (Vec<Pending>, Vec<Sender<Written>>) = batch.into_iter().unzip();
-            match self.write(steps) {
+            let written = panic::catch_unwind(AssertUnwindSafe(|| self.write(steps)))
+                .unwrap_or_else(|payload| {
+                    Err(JournalError::WriterStopped {
+                        why: format!("it panicked: {}", panic_message(payload.as_ref())),
+                    })
+                });
+            match written {
                 Ok(first) => {
                     for (number, done) in (first..).zip(waiting) {
                         let _ = done.send(Written::Step(number));
                     }
                 }
                 Err(error) => {
-                    self.failed = true;
                     let mut waiting = waiting.into_iter();
                     if let Some(done) = waiting.next() {
-                        let dir = self.writer.dir().to_path_buf();
-                        let _ = done.send(Written::Failed { dir, error });
+                        let _ = done.send(self.shared.failure(error));
                     }
                     for done in waiting {
                         let _ = done.send(Written::Stopped);
@@ -376,7 +439,7 @@ impl Writer {
     }
 
     /// Stores the steps' screens, then appends the steps; the number of the first.
-    fn write(&mut self, steps: Vec<Pending>) -> Result<u64, RecordingError> {
+    fn write(&mut self, steps: Vec<Pending>) -> Result<u64, JournalError> {
         let mut lines = Vec::with_capacity(steps.len());
         for step in steps {
             lines.push(self.step(step)?);
@@ -394,6 +457,8 @@ impl Writer {
 
     /// One step as it is written, its screens stored.
     fn step(&mut self, step: Pending) -> Result<Step, RecordingError> {
+        #[cfg(test)]
+        tests::panic_if_asked(&step.call);
         let before = match (&step.before, &self.last_after) {
             (Some(seen), Some((last, stored))) if Arc::ptr_eq(seen, last) => Some(stored.clone()),
             (Some(seen), _) => Some(self.screen(seen, None)?),
@@ -478,6 +543,15 @@ impl Writer {
     }
 }
 
+/// What a panic said, when it said it with text.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
+    payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("no message")
+}
+
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
@@ -489,3 +563,6 @@ fn count(encoding: Encoding, text: &str) -> u32 {
 fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
+
+#[cfg(test)]
+mod tests;

@@ -110,3 +110,159 @@ fn the_demo_reads_back_with_the_moments_it_is_there_to_show() {
         assert!(png.starts_with(b"\x89PNG"), "step {}", step.step);
     }
 }
+
+fn record_demo(dir: &Path) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_tapscope"))
+        .arg("record-demo")
+        .arg(dir)
+        .output()
+        .expect("tapscope runs")
+}
+
+/// The names in `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("a readable folder")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// A copy of the committed demo at `dir`.
+fn copy_of_the_demo(dir: &Path) {
+    for (name, bytes) in files(&tapscope::demo::source_tree_demo()) {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().expect("in a folder")).expect("the demo copies");
+        std::fs::write(path, bytes).expect("the demo copies");
+    }
+}
+
+/// A folder's name, how it is made, and what the refusal of it says.
+type Case<'a> = (&'a str, &'a dyn Fn(&Path), &'a str);
+
+#[test]
+fn record_demo_refuses_what_it_did_not_write_and_leaves_it_as_it_was() {
+    let parent = tempfile::tempdir().unwrap();
+    let demo_log =
+        std::fs::read_to_string(tapscope::demo::source_tree_demo().join("session.jsonl"))
+            .expect("the demo reads");
+    let (header, steps) = demo_log.split_once('\n').expect("a header line");
+    let another_start = header.replace("1796083200000", "1796083200001");
+    let cases: [Case; 5] = [
+        (
+            "notes",
+            &|dir| {
+                std::fs::create_dir(dir).unwrap();
+                std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+            },
+            "holds notes.txt",
+        ),
+        (
+            "a-log-of-mine",
+            &|dir| {
+                std::fs::create_dir(dir).unwrap();
+                std::fs::write(dir.join("session.jsonl"), "my own log\n").unwrap();
+            },
+            "is not a recording tapscope reads",
+        ),
+        (
+            "another-recording",
+            &|dir| {
+                copy_of_the_demo(dir);
+                let log = format!("{another_start}\n{steps}");
+                std::fs::write(dir.join("session.jsonl"), log).unwrap();
+            },
+            "not the demo",
+        ),
+        (
+            "the-demo-and-more",
+            &|dir| {
+                copy_of_the_demo(dir);
+                std::fs::create_dir(dir.join("screens/mine")).unwrap();
+            },
+            "holds screens/mine/",
+        ),
+        (
+            "a-file",
+            &|dir| std::fs::write(dir, "a file").unwrap(),
+            "is not a folder",
+        ),
+    ];
+    for (name, make, said) in &cases {
+        let dir = parent.path().join(name);
+        (*make)(&dir);
+        let before = if dir.is_dir() {
+            files(&dir)
+        } else {
+            BTreeMap::new()
+        };
+        let output = record_demo(&dir);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{name}: {stderr}");
+        assert!(
+            stderr.contains(&dir.display().to_string())
+                && stderr.contains(*said)
+                && stderr.contains("record-demo will not replace it")
+                && stderr.contains("give a new or empty folder"),
+            "{name}: {stderr}"
+        );
+        assert_eq!(stderr.lines().count(), 1, "{name}: said once: {stderr}");
+        if dir.is_dir() {
+            assert!(files(&dir) == before, "{name}: left as it was");
+        } else {
+            assert_eq!(std::fs::read_to_string(&dir).unwrap(), "a file");
+        }
+    }
+    let mut made: Vec<&str> = cases.iter().map(|(name, ..)| *name).collect();
+    made.sort_unstable();
+    assert_eq!(
+        names(parent.path()),
+        made,
+        "nothing else was written beside them"
+    );
+}
+
+#[test]
+fn record_demo_replaces_its_own_recording_and_nothing_beside_it() {
+    let parent = tempfile::tempdir().unwrap();
+    let dir = parent.path().join("demo");
+    copy_of_the_demo(&dir);
+    // An old demo with a screen missing: replaced whole.
+    let missing = dir.join("screens/07da80b018b493ed.png");
+    std::fs::remove_file(&missing).unwrap();
+    // The folder the old record-demo cleared as its own: someone's, kept.
+    let partial = parent.path().join("demo.partial");
+    std::fs::create_dir(&partial).unwrap();
+    std::fs::write(partial.join("notes.txt"), "mine").unwrap();
+
+    let output = record_demo(&dir);
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+    );
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("recorded "), "{stdout}");
+    let listed = |dir: &Path| files(dir).into_keys().collect::<Vec<_>>();
+    assert_eq!(
+        listed(&dir),
+        listed(&tapscope::demo::source_tree_demo()),
+        "the demo is whole again"
+    );
+    assert!(missing.exists());
+    assert_eq!(names(parent.path()), ["demo", "demo.partial"]);
+    assert_eq!(names(&partial), ["notes.txt"]);
+
+    // An empty folder is taken too.
+    let empty = parent.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let output = record_demo(&empty);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert!(tapscope_core::recording::read(&empty).is_ok());
+    assert_eq!(names(parent.path()), ["demo", "demo.partial", "empty"]);
+}

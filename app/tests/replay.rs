@@ -346,3 +346,76 @@ fn a_phone_that_goes_away_mid_replay_ends_the_report_there_and_junit_still_says_
     assert_eq!(xml.matches("<failure ").count(), 1, "{xml}");
     assert_eq!(xml.matches("<skipped ").count(), 16, "{xml}");
 }
+
+/// The names in `dir`.
+fn names(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .expect("a readable folder")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn a_replay_killed_mid_run_leaves_a_folder_the_next_replay_removes() {
+    use std::process::Stdio;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    // An adb server that never answers: the replay, its folder made, waits on it.
+    let adb = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let socket = format!("tcp:{}", adb.local_addr().unwrap());
+    let mut replay = Command::new(env!("CARGO_BIN_EXE_tapscope"))
+        .args([
+            "replay",
+            demo().to_str().unwrap(),
+            "--device",
+            "emulator-5554",
+        ])
+        .env("TMPDIR", &tmp)
+        .env("TMP", &tmp)
+        .env("TEMP", &tmp)
+        .env("ADB_SERVER_SOCKET", &socket)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("tapscope starts");
+    let (connected, connection) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = connected.send(adb.accept());
+    });
+    // A bound on a replay that never asks for its phone, not a signal.
+    let asked = connection.recv_timeout(Duration::from_secs(300));
+    replay.kill().unwrap();
+    replay.wait().unwrap();
+    let _held = asked
+        .expect("the replay asked the adb server for its phone")
+        .unwrap();
+    let left = names(&tmp);
+    assert!(
+        left.len() == 1 && left[0].starts_with("tapscope-replay-"),
+        "a killed replay leaves its folder: {left:?}"
+    );
+
+    let output = Command::new(env!("CARGO_BIN_EXE_tapscope"))
+        .args(["replay", demo().to_str().unwrap()])
+        .env("TMPDIR", &tmp)
+        .env("TMP", &tmp)
+        .env("TEMP", &tmp)
+        .output()
+        .expect("tapscope runs");
+    let (stdout, stderr) = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
+    assert_eq!(
+        names(&tmp),
+        Vec::<String>::new(),
+        "the next replay removes it, and its own"
+    );
+}

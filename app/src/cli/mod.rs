@@ -74,7 +74,8 @@ enum Command {
     Sim(sim::SimArgs),
     /// Record the demo: a scripted agent drives the sim over MCP through a realistic task.
     RecordDemo {
-        /// Where to write it; a recording already there is replaced.
+        /// Where to write it: a new or empty folder, or a demo recording record-demo wrote,
+        /// which is replaced; anything else is refused and left as it is.
         #[arg(default_value = crate::demo::DEMO_DIR)]
         dir: PathBuf,
     },

@@ -17,6 +17,7 @@ use super::Outcome;
 use super::output::{Stdout, note};
 use crate::mcp::{ServedClock, ServedDevice};
 use crate::phone::{DeviceArgs, WithSession};
+use crate::replay::scratch::Scratch;
 use crate::replay::{self, Options};
 
 #[derive(Debug, Args)]
@@ -122,6 +123,16 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<Outcome> {
             path.display()
         );
     }
+    if let Some(path) = chosen
+        .iter()
+        .find(|path| args.update && original_folder(path).file_name().is_none())
+    {
+        bail!(
+            "{}: --update replaces the recording's folder, so give the folder by its name \
+             (like ../demo)",
+            path.display()
+        );
+    }
     let several = recordings.len() > 1;
     let mut reports = Vec::new();
     let mut updated = Vec::new();
@@ -133,7 +144,7 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<Outcome> {
             retries: args.retries,
             slower_factor: args.slower,
             name_original: !args.update,
-            ..Options::recording_to(kept.path().to_path_buf())
+            ..Options::recording_to(kept.path())
         };
         let report = args.device.open_replayable(Replay {
             original,
@@ -165,18 +176,19 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<Outcome> {
     })
 }
 
-/// Where a replay is recorded: the folder asked for, else a temporary one (removed after),
-/// or beside the original when it will replace it.
+/// Where a replay is recorded: the folder asked for, else a scratch folder (removed after,
+/// or by the next replay when this one is killed) in the system's temporary folder, or
+/// beside the original when it will replace it.
 enum Kept {
     Asked(PathBuf),
-    Temporary(tempfile::TempDir),
+    Scratch(Scratch),
 }
 
 impl Kept {
-    fn path(&self) -> &Path {
+    fn path(&self) -> PathBuf {
         match self {
-            Kept::Asked(dir) => dir,
-            Kept::Temporary(dir) => dir.path(),
+            Kept::Asked(dir) => dir.clone(),
+            Kept::Scratch(scratch) => scratch.run(),
         }
     }
 }
@@ -191,18 +203,24 @@ fn kept_dir(args: &ReplayArgs, original: &Path, several: bool) -> anyhow::Result
             Kept::Asked(dir.join(name))
         }
         Some(dir) => Kept::Asked(dir.clone()),
+        None if args.update => {
+            // Beside the original: the new run takes its place by a rename.
+            let parent = match folder.parent() {
+                Some(parent) if !parent.as_os_str().is_empty() => parent,
+                _ => Path::new("."),
+            };
+            let scratch = Scratch::new_in(parent, ".tapscope-update-").with_context(|| {
+                format!(
+                    "could not make a folder in {} to record the replay in",
+                    parent.display()
+                )
+            })?;
+            Kept::Scratch(scratch)
+        }
         None => {
-            let beside = if args.update { folder.parent() } else { None };
-            let temp = match beside {
-                Some(parent) if !parent.as_os_str().is_empty() => tempfile::Builder::new()
-                    .prefix(".tapscope-update-")
-                    .tempdir_in(parent),
-                _ => tempfile::Builder::new()
-                    .prefix("tapscope-replay-")
-                    .tempdir(),
-            }
-            .context("could not make a folder to record the replay in")?;
-            Kept::Temporary(temp)
+            let scratch = Scratch::new_in(&std::env::temp_dir(), "tapscope-replay-")
+                .context("could not make a temporary folder to record the replay in")?;
+            Kept::Scratch(scratch)
         }
     })
 }
@@ -228,15 +246,12 @@ fn update(original: &Path, report: &Report, kept: Kept) -> anyhow::Result<Option
         );
         return Ok(None);
     }
-    let Kept::Temporary(temp) = kept else {
+    let Kept::Scratch(scratch) = kept else {
         return Ok(None);
     };
-    let run = temp.keep();
-    let old = folder.with_extension("replaced");
-    std::fs::rename(folder, &old)
-        .and_then(|()| std::fs::rename(&run, folder))
-        .and_then(|()| std::fs::remove_dir_all(&old))
-        .with_context(|| format!("could not replace {} with its replay", folder.display()))?;
+    // Moved aside, the new run moved in, the old one removed; put back if the run cannot
+    // move in.
+    scratch.replace(folder)?;
     let t = report.totals();
     Ok(Some(format!(
         "updated {}: {} steps, {} changed, {} much slower",

@@ -9,6 +9,7 @@
 //! divergence.
 
 mod run;
+pub mod scratch;
 
 use std::path::PathBuf;
 
