@@ -1,4 +1,4 @@
-//! The README's "Text from pixels" numbers: Tesseract on the sim's specimens (known words
+//! The numbers of docs/ocr.md ("Text from pixels"): Tesseract on the sim's specimens (known words
 //! at known boxes) at each text size and contrast, and on the game's title screen; word
 //! recall, precision, median box error and milliseconds per read; then what the game's
 //! and the feed's 1024-px screenshots cost in tokens against the text of their lines.

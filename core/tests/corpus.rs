@@ -1,5 +1,5 @@
 //! The real dumps of ../shared/corpus: every file parses, prunes without losing a semantic
-//! node, and the token reductions the README promises hold. Without the corpus each test
+//! node, and the token reductions docs/numbers.md reports hold. Without the corpus each test
 //! says, where the person running the tests sees it, that it checked nothing.
 
 use std::io::Write;

@@ -90,7 +90,7 @@ fn a_huge_image_is_refused_and_a_long_one_scaled_down() {
     assert!(engine.read(&long, 0.0).unwrap().is_empty());
 }
 
-/// The floor the goals are measured at (the README's numbers).
+/// The floor the goals are measured at (the numbers in docs/ocr.md).
 const FLOOR: f32 = 50.0;
 
 /// The words of `s` no line read, for a failure's message.

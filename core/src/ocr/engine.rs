@@ -14,8 +14,8 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The page segmentation mode: 11, sparse text, "as much text as possible in no
 /// particular order". A phone screen is labels scattered over a canvas, not a page of
-/// paragraphs; measured against 3 (automatic) and 12 (sparse with orientation) in the
-/// README's "Text from pixels".
+/// paragraphs; compared with 3 (automatic) and 12 (sparse with orientation) in
+/// docs/ocr.md, "Page segmentation".
 pub const PAGE_SEGMENTATION: u8 = 11;
 
 /// The language always used.
@@ -84,7 +84,7 @@ impl Tesseract {
     /// Images whose longest side is under `longest_side` pixels are read at twice their
     /// size (0, the default: never). Tesseract misses most text under about 20 px, so a
     /// screenshot downsampled to 1024 px loses a phone's body text; doubling it recovers
-    /// most of that for about twice the time (the README's "Text from pixels").
+    /// most of that for about twice the time (docs/ocr.md, "Measured" and "Speed").
     pub fn with_upscale_below(mut self, longest_side: u32) -> Self {
         self.upscale_below = longest_side;
         self

@@ -37,8 +37,8 @@
 //! ([`Tesseract::with_timeout`], [`DEFAULT_TIMEOUT`]) at which the process is killed.
 //! Words are grouped into lines by Tesseract's block, paragraph and line numbers; words
 //! under the caller's floor, and words without a letter or a digit, are dropped.
-//! [`score`] measures a read against known words; the README's "Text from pixels" has
-//! the numbers.
+//! `score` (feature `measure`) measures a read against known words; docs/ocr.md has the
+//! numbers.
 //!
 //! # Bad input
 //!
@@ -54,6 +54,7 @@ mod image;
 mod level;
 mod polarity;
 mod process;
+#[cfg(feature = "measure")]
 pub mod score;
 mod tsv;
 

@@ -1,4 +1,5 @@
-//! The pseudo-YAML: a header, then one node per line, nested by indentation (the grammar is in the README).
+//! The pseudo-YAML: a header, then one node per line, nested by indentation (the grammar is
+//! in docs/tree-format.md).
 
 use std::fmt::Write;
 

@@ -116,7 +116,7 @@ pub fn rules_ui(
         .inner
 }
 
-/// One control per field of [`PruneRules`], in the order of the README's table.
+/// One control per field of [`PruneRules`], in the order of the table in docs/prune-rules.md.
 fn controls_ui(ui: &mut egui::Ui, r: &mut PruneRules) {
     switch(ui, &mut r.flatten_shells, "flatten_shells");
     switch(ui, &mut r.merge_clickable_text, "merge_clickable_text");
@@ -144,7 +144,7 @@ fn controls_ui(ui: &mut egui::Ui, r: &mut PruneRules) {
     });
 }
 
-/// What the rule named as in the rules file does, in the README's words.
+/// What the rule named as in the rules file does, in the words of docs/prune-rules.md.
 fn hint(name: &str) -> &'static str {
     match name {
         "flatten_shells" => {
