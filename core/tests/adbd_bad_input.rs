@@ -215,6 +215,40 @@ fn connections_and_streams_are_bounded() {
 }
 
 #[test]
+fn half_open_connections_make_room_for_a_host_that_connects() {
+    let limits = Limits {
+        max_connections: 2,
+        ..Limits::default()
+    };
+    let served = start(limits);
+    let addr = served.server.local_addr();
+    // Two sockets that never send their CNXN hold every place.
+    let mut silent = [Host::tcp(addr), Host::tcp(addr)];
+    let (mut host, _) = Host::connect(addr, 1 << 20);
+    assert_works(&mut host);
+    let dropped = served.server.wait_dropped(1, PATIENCE);
+    assert!(
+        dropped[0].reason.contains("no CNXN yet") && dropped[0].reason.contains("make room"),
+        "{dropped:?}"
+    );
+    // The oldest silent one was closed; the other still holds its place until a host
+    // needs it.
+    silent[0].expect_closed();
+    let (mut another, _) = Host::connect(addr, 1 << 20);
+    assert_works(&mut another);
+    silent[1].expect_closed();
+    // Every place is held by a connected host now: the next is refused.
+    let mut third = Host::tcp(addr);
+    third.expect_closed();
+    let dropped = served.server.wait_dropped(3, PATIENCE);
+    assert!(
+        dropped[2].reason.contains("too many connections (limit 2)"),
+        "{dropped:?}"
+    );
+    assert_works(&mut host);
+}
+
+#[test]
 fn a_panicking_backend_closes_its_stream_only() {
     let served = start(Limits::default());
     let (mut host, _) = Host::connect(served.server.local_addr(), 1 << 20);

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::io::{self, BufReader};
 use std::net::TcpStream;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::Backend;
 use super::banner::device_banner;
@@ -34,6 +35,9 @@ struct Connection {
     peer: Option<Peer>,
     /// What `adb reverse` set up on this connection; gone with it, as on a phone.
     reverses: Arc<Reverses>,
+    /// Set once the host's CNXN is answered: the server makes room for new connections
+    /// by closing the oldest that has not got this far.
+    connected: Arc<AtomicBool>,
 }
 
 /// Serves one connection until the host leaves, the server stops, or the host breaks the
@@ -42,6 +46,7 @@ pub(super) fn serve(
     socket: TcpStream,
     backend: Arc<dyn Backend>,
     limits: Limits,
+    connected: Arc<AtomicBool>,
     report: impl FnOnce(String),
 ) {
     let setup = (|| {
@@ -62,6 +67,7 @@ pub(super) fn serve(
         next_id: 1,
         peer: None,
         reverses: Arc::default(),
+        connected,
     };
     let outcome = connection.run(BufReader::new(socket));
     // A failed write ends the reading too; the write says why.
@@ -140,6 +146,8 @@ impl Connection {
         // Connected hosts may stay idle for hours.
         self.link.socket().set_read_timeout(None)?;
         let banner = device_banner(&self.backend.identity());
+        // Before the answer: a host that has read it is never taken for a half-open one.
+        self.connected.store(true, Ordering::SeqCst);
         self.link.send(
             Command::Connect,
             VERSION,

@@ -65,6 +65,8 @@ pub(super) enum ProtocolError {
     FlowControl(u32),
     #[error("too many connections (limit {0})")]
     TooManyConnections(usize),
+    #[error("no CNXN yet when the connections reached their limit ({0}): closed to make room")]
+    MadeRoom(usize),
     #[error("socket: {0}")]
     Io(#[from] std::io::Error),
 }

@@ -6,7 +6,8 @@ use std::time::Duration;
 /// Bounds on what hosts may hold; [`Limits::default`] suits the real `adb`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Connections served at once; more are accepted and closed at once.
+    /// Connections served at once. At the limit, the oldest one still without its CNXN
+    /// is closed to make room; when every one has connected, more are closed at once.
     pub max_connections: usize,
     /// Open streams per connection; more OPENs are refused with CLSE.
     pub max_streams: usize,

@@ -42,11 +42,13 @@ struct Shared {
     dropped_signal: Condvar,
 }
 
-/// A connection being served: a handle on its socket, to close it, and its thread.
+/// A connection being served: a handle on its socket, to close it, its thread, and
+/// whether its host has connected (sent its CNXN and had it answered).
 #[derive(Debug)]
 struct Live {
     socket: TcpStream,
     thread: JoinHandle<()>,
+    connected: Arc<AtomicBool>,
 }
 
 #[derive(Debug, Default)]
@@ -173,7 +175,7 @@ fn accept(
         let peer = socket
             .peer_addr()
             .unwrap_or_else(|_| SocketAddr::from(([127, 0, 0, 1], 0)));
-        if lock(&shared.connections).len() >= limits.max_connections {
+        if !shared.room_for_one(limits.max_connections) {
             shared.record(
                 peer,
                 ProtocolError::TooManyConnections(limits.max_connections).to_string(),
@@ -196,12 +198,15 @@ fn start_connection(
     let id = shared.next_connection.fetch_add(1, Ordering::SeqCst);
     let handle = socket.try_clone()?;
     let (owner, backend) = (Arc::clone(shared), Arc::clone(backend));
+    let connected = Arc::new(AtomicBool::new(false));
+    let connected_here = Arc::clone(&connected);
     // Registered before the thread runs, so its removal at the end cannot come first.
     let mut connections = lock(&shared.connections);
     let thread = std::thread::Builder::new()
         .name(format!("adbd {peer}"))
         .spawn(move || {
-            connection::serve(socket, backend, limits, |reason| owner.record(peer, reason));
+            let report = |reason| owner.record(peer, reason);
+            connection::serve(socket, backend, limits, connected_here, report);
             lock(&owner.connections).remove(&id);
         })?;
     connections.insert(
@@ -209,12 +214,39 @@ fn start_connection(
         Live {
             socket: handle,
             thread,
+            connected,
         },
     );
     Ok(())
 }
 
 impl Shared {
+    /// Whether one more connection fits under `max`: at the limit, the oldest connection
+    /// whose host has not connected yet is closed to make room, so half-open sockets
+    /// cannot lock hosts out (a real host sends its CNXN at once).
+    fn room_for_one(&self, max: usize) -> bool {
+        let mut connections = lock(&self.connections);
+        if connections.len() < max {
+            return true;
+        }
+        let oldest_unconnected = connections
+            .iter()
+            .filter(|(_, live)| !live.connected.load(Ordering::SeqCst))
+            .map(|(&id, _)| id)
+            .min();
+        let Some(live) = oldest_unconnected.and_then(|id| connections.remove(&id)) else {
+            return false;
+        };
+        drop(connections);
+        let peer = live
+            .socket
+            .peer_addr()
+            .unwrap_or_else(|_| SocketAddr::from(([127, 0, 0, 1], 0)));
+        let _ = live.socket.shutdown(std::net::Shutdown::Both);
+        self.record(peer, ProtocolError::MadeRoom(max).to_string());
+        true
+    }
+
     fn record(&self, peer: SocketAddr, reason: String) {
         let mut dropped = lock(&self.dropped);
         if dropped.latest.len() == DROPPED_KEPT {
