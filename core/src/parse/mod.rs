@@ -15,6 +15,8 @@ mod json_values;
 mod xml;
 mod xml_scan;
 
+#[cfg(feature = "measure")]
+pub use xml_scan::measure_scan;
 #[cfg(feature = "tokens")]
 pub(crate) use xml_scan::start_tag_end;
 

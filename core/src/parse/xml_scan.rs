@@ -1,9 +1,12 @@
 //! A single-pass scanner for the XML subset dumps are written in: tags, quoted attributes, entities.
 //!
 //! Accessibility dumps are large, flat runs of `<node key="value" …/>`. Reading each tag's
-//! attributes in the same pass that finds its end is about twice as fast as a general XML
-//! reader followed by an attribute iterator, and parse time is most of a prune. Comments,
-//! declarations, processing instructions and CDATA are skipped; text content is ignored.
+//! attributes in the same pass that finds its end, and decoding only values that hold an
+//! entity or a tab, does the same work as quick-xml 0.42's reader, attribute iterator and
+//! normalised values in 2.6–3.1 times less time (medians, four dumps:
+//! `cargo bench -p tapscope-core --features measure --bench xml_scan`), and parse time is
+//! most of a prune. Comments, declarations, processing instructions and CDATA are skipped;
+//! text content is ignored.
 
 use std::borrow::Cow;
 
@@ -231,6 +234,30 @@ fn char_reference(entity: &str) -> Option<char> {
         None => return None,
     };
     char::from_u32(code)
+}
+
+/// Every tag's attributes read and decoded, as the tree builder reads them: how many
+/// tags, and the decoded values' total length. What `benches/xml_scan.rs` times against a
+/// general XML reader (feature `measure`).
+#[cfg(feature = "measure")]
+pub fn measure_scan(text: &str) -> Result<(usize, usize), String> {
+    let mut scanner = Scanner::new(text);
+    let (mut tags, mut length) = (0, 0);
+    loop {
+        match scanner.next_tag().map_err(|e| e.message.clone())? {
+            Tag::Open { .. } => {
+                tags += 1;
+                scanner
+                    .attributes(|_, raw| {
+                        length += decode_value(raw)?.len();
+                        Ok(())
+                    })
+                    .map_err(|e| e.message)?;
+            }
+            Tag::Close { .. } => {}
+            Tag::End => return Ok((tags, length)),
+        }
+    }
 }
 
 #[cfg(test)]
