@@ -751,4 +751,58 @@ mod tests {
         assert_eq!(command.words.len(), 3);
         assert_eq!(first("cat").stdin, Source::Inherit);
     }
+
+    mod fuzz {
+        //! The parser on lines nobody wrote: any text is parsed or refused, never a panic
+        //! or a hang, and every word it makes expands; what tapscope's ADB client quotes
+        //! comes back as the very arguments it quoted.
+
+        use proptest::prelude::*;
+
+        use super::*;
+        use crate::device::adb::shell::shell_quote;
+
+        /// Text drawn mostly from what the shell treats specially.
+        fn shellish() -> impl Strategy<Value = String> {
+            let piece = prop_oneof![
+                4 => prop::sample::select(vec![
+                    " ", "'", "\"", "\\", "$", "$?", "${", "}", "$X", "${TWO}", "|", "||",
+                    "&&", "&", ";", "<", ">", ">>", "2>&1", "=", "X=", "\n", "\t", "#",
+                    "a", "echo", "/dev/null",
+                ])
+                .prop_map(str::to_owned),
+                1 => any::<String>(),
+            ];
+            prop::collection::vec(piece, 0..40).prop_map(|pieces| pieces.concat())
+        }
+
+        proptest! {
+            #[test]
+            fn any_line_parses_or_is_refused_and_its_words_expand(line in shellish()) {
+                if let Ok(pipelines) = parse(&line) {
+                    for command in pipelines.iter().flat_map(|p| &p.commands) {
+                        let words = command.words.iter().chain(command.env.iter().map(|(_, w)| w));
+                        for word in words {
+                            let _ = word.fields(3, &vars());
+                            let _ = word.expand(3, &vars());
+                        }
+                    }
+                }
+            }
+
+            #[test]
+            fn quoted_arguments_come_back_whole(args in prop::collection::vec(any::<String>(), 1..6)) {
+                // A shell line cannot hold NUL, so no client sends one.
+                let args: Vec<String> = args.into_iter().map(|a| a.replace('\0', "")).collect();
+                let line: Vec<String> = args.iter().map(|a| shell_quote(a)).collect();
+                let pipelines = parse(&line.join(" ")).expect("a quoted line parses");
+                prop_assert_eq!(pipelines.len(), 1);
+                prop_assert_eq!(pipelines[0].commands.len(), 1);
+                let command = &pipelines[0].commands[0];
+                let fields: Vec<String> =
+                    command.words.iter().flat_map(|w| w.fields(0, &vars())).collect();
+                prop_assert_eq!(fields, args);
+            }
+        }
+    }
 }
