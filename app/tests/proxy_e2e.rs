@@ -567,6 +567,31 @@ fn bad_input_ends_one_connection_and_the_proxy_serves_on() {
 }
 
 #[test]
+fn a_recording_that_stops_is_said_once_and_the_proxy_serves_on() {
+    let mut rig = Rig::start("tree");
+    rig.look();
+    // The recording's folder goes away under the proxy: its next screen cannot be kept.
+    std::fs::remove_dir_all(rig.record()).expect("the recording is removed");
+    rig.tap((540, 1200));
+    rig.look();
+    let said = rig.proxy.wait_for(PATIENCE, |line| {
+        line.contains("stopped recording to")
+            .then(|| line.to_owned())
+    });
+    assert!(said.contains("no longer recorded"), "{said}");
+    // The agent's calls still pass.
+    rig.look();
+    let echoed = rig.through(&["shell", "echo", "still"]);
+    assert_eq!(text(&echoed.stdout).trim(), "still");
+    let lines = rig.stop_proxy();
+    let stopped = lines
+        .iter()
+        .filter(|l| l.contains("stopped recording to"))
+        .count();
+    assert_eq!(stopped, 1, "{lines:?}");
+}
+
+#[test]
 fn the_proxy_refuses_what_it_cannot_do_safely() {
     let folder = tempfile::tempdir().unwrap();
     let record = folder.path().join("rec");

@@ -27,7 +27,7 @@ use super::Config;
 use super::check::{Checked, pixels_landed};
 use super::served::{Opened, Served};
 use super::watch::Screen;
-use crate::journal::{Call, Done, Journal, Pending, Shot};
+use crate::journal::{Call, Done, Journal, Pending, Shot, Ticket, Written};
 
 /// Hears each stale action as it is found, in a sentence.
 pub type Said = Box<dyn Fn(&str) + Send + 'static>;
@@ -91,6 +91,19 @@ impl Drop for Recorder {
     }
 }
 
+/// Waits for each step to be written, in order, and says once, on the proxy's terminal,
+/// when the recording stopped (a failure is given for one step only); the proxy goes on.
+fn say_when_stopped(tickets: &Receiver<Ticket>) {
+    for ticket in tickets {
+        if let Written::Failed { dir, error } = ticket.wait() {
+            eprintln!(
+                "tapscope proxy: stopped recording to {}: {error}; what passes is no longer recorded",
+                dir.display()
+            );
+        }
+    }
+}
+
 /// The most recent looks kept per phone, to find the one an action was aimed from.
 const LOOKS_KEPT: usize = 16;
 /// The box compared around a point when no element is known there (`--check pixels`).
@@ -144,11 +157,20 @@ struct Steps {
 
 impl Steps {
     fn run(&mut self, served: &Receiver<Served>) {
+        // Waited on by a thread of their own: the journal writes in order while this
+        // thread reads what comes next.
+        let (tickets, to_wait) = mpsc::channel();
+        let waiter = std::thread::Builder::new()
+            .name("tapscope proxy recording".into())
+            .spawn(move || say_when_stopped(&to_wait));
         while let Ok(one) = served.recv() {
             for pending in self.steps(one) {
-                // Not waited on: the journal writes in order off this thread too.
-                drop(self.journal.submit(pending));
+                let _ = tickets.send(self.journal.submit(pending));
             }
+        }
+        drop(tickets);
+        if let Ok(waiter) = waiter {
+            let _ = waiter.join();
         }
     }
 
