@@ -14,7 +14,7 @@ mod input;
 pub mod log;
 mod next;
 pub mod phone;
-mod render;
+mod encode;
 mod screen;
 pub mod shell;
 #[cfg(feature = "measure")]
@@ -212,12 +212,12 @@ impl<C: Clock + Clone + Send> Sim<C> {
     /// Every window shown now (the app's, the status bar, the keyboard) and every node, as
     /// uiautomator XML: tapscope's own view. A stock dump writes [`Sim::stock_xml`].
     pub fn xml(&self) -> String {
-        render::xml(&self.frame(false).0, 0)
+        encode::xml(&self.frame(false).0, 0)
     }
 
     /// What a dump will show once the running animation has ended (now, if none runs).
     pub fn settled_xml(&self) -> String {
-        render::xml(&self.frame(true).0, 0)
+        encode::xml(&self.frame(true).0, 0)
     }
 
     /// The package of the app on screen.
@@ -323,7 +323,7 @@ impl<C: Clock + Clone + Send> Device for Sim<C> {
 
     fn screenshot_png(&mut self) -> Result<Vec<u8>, DeviceError> {
         let pixels = self.draw(1.0)?;
-        render::png(&pixels).map_err(screenshot_failed)
+        encode::png(&pixels).map_err(screenshot_failed)
     }
 
     /// The pixels alone, drawn no larger than asked: whoever needs a PNG encodes it, off

@@ -19,7 +19,7 @@ use crate::model::Rect;
 use crate::stability::{Clock, VirtualClock};
 
 use super::draw::{self, Placed};
-use super::{DISPLAY, Sim, render};
+use super::{DISPLAY, Sim, encode};
 
 /// A picture and the words drawn on it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -188,7 +188,7 @@ mod tests;
 
 /// `img` as a PNG, with the boxes of the words drawn on it.
 fn packed(img: &image::RgbImage, words: Vec<(String, Rect)>) -> Result<Specimen, DeviceError> {
-    let png = render::png(img).map_err(super::screenshot_failed)?;
+    let png = encode::png(img).map_err(super::screenshot_failed)?;
     Ok(Specimen {
         png,
         width: img.width(),

@@ -28,20 +28,20 @@ use crate::model::Rect;
 use crate::stability::Clock;
 
 use super::view::{Shown, Win};
-use super::{DISPLAY, Sim, render};
+use super::{DISPLAY, Sim, encode};
 
 impl<C: Clock + Clone + Send> Sim<C> {
     /// What stock `uiautomator dump` writes now: the app's window, its nodes visible to
     /// the user, their bounds clipped to what is on the display.
     pub fn stock_xml(&self) -> String {
         let (nodes, indices) = active_window(&self.frame(false).0);
-        render::xml_indexed(&nodes, Some(&indices), 0)
+        encode::xml_indexed(&nodes, Some(&indices), 0)
     }
 
     /// [`Sim::stock_xml`] once the running animation has ended (now, if none runs).
     pub fn settled_stock_xml(&self) -> String {
         let (nodes, indices) = active_window(&self.frame(true).0);
-        render::xml_indexed(&nodes, Some(&indices), 0)
+        encode::xml_indexed(&nodes, Some(&indices), 0)
     }
 }
 

@@ -228,7 +228,7 @@ fn children_are_clipped_to_their_parent_and_skipped_when_nothing_is_left() {
             (1, 1, Rect::new(0, 2300, 200, 2400)),
         ]
     );
-    let xml = render::xml_indexed(&out, Some(&indices), 0);
+    let xml = encode::xml_indexed(&out, Some(&indices), 0);
     assert!(xml.contains("<node index=\"1\" text=\"\" resource-id=\"\" class=\"android.widget.FrameLayout\" package=\"app\" content-desc=\"\" checkable=\"false\" checked=\"false\" clickable=\"false\" enabled=\"true\" focusable=\"false\" focused=\"false\" scrollable=\"false\" long-clickable=\"false\" password=\"false\" selected=\"false\" bounds=\"[0,500][1080,600]\" />"), "{xml}");
 }
 

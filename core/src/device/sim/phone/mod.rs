@@ -14,8 +14,10 @@
 //! reading its own sim with a phone's timing, not a phone's shell, and it keeps the
 //! observations of `sim` and `sim:phone` alike (a pruned `more:` line, the keyboard).
 
-use std::sync::{Mutex, MutexGuard};
+use std::ops::DerefMut;
 use std::time::Duration;
+
+use parking_lot::{Mutex, MutexGuard};
 
 use super::costs::{Costs, DUMP_IDLE_TIMEOUT, DUMP_QUIET, Profile};
 use super::{Build, Event, Sim};
@@ -75,7 +77,9 @@ impl From<UiAutomationError> for DeviceError {
     }
 }
 
-/// The simulated phone behind a lock, paying each command's costs on its clock.
+/// The simulated phone behind a lock, paying each command's costs on its clock. A command
+/// that panicked leaves the lock usable and the phone as consistent as any interrupted
+/// command does.
 #[derive(Debug)]
 pub struct SimPhone<C> {
     sim: Mutex<Sim<C>>,
@@ -97,15 +101,8 @@ pub struct UiLease<'a, C> {
 
 impl<C> Drop for UiLease<'_, C> {
     fn drop(&mut self) {
-        *lock(&self.phone.ui_automation) = None;
+        *self.phone.ui_automation.lock() = None;
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    // A command that panicked leaves the phone as consistent as any interrupted command.
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl<C: Clock + Clone + Send> SimPhone<C> {
@@ -131,12 +128,12 @@ impl<C: Clock + Clone + Send> SimPhone<C> {
     }
 
     pub fn profile(&self) -> Profile {
-        lock(&self.costs).profile()
+        self.costs.lock().profile()
     }
 
     /// The simulated phone itself, at this moment (no cost is paid).
-    pub fn sim(&self) -> MutexGuard<'_, Sim<C>> {
-        lock(&self.sim)
+    pub fn sim(&self) -> impl DerefMut<Target = Sim<C>> + '_ {
+        self.sim.lock()
     }
 
     fn sleep(&self, d: Duration) {
@@ -146,17 +143,17 @@ impl<C: Clock + Clone + Send> SimPhone<C> {
     }
 
     fn costs(&self) -> MutexGuard<'_, Costs> {
-        lock(&self.costs)
+        self.costs.lock()
     }
 
     /// Who holds the UiAutomation connection now.
     pub fn ui_client(&self) -> Option<UiClient> {
-        *lock(&self.ui_automation)
+        *self.ui_automation.lock()
     }
 
     /// Takes the UiAutomation connection for `client`, or says who holds it.
     pub fn claim(&self, client: UiClient) -> Result<UiLease<'_, C>, UiAutomationError> {
-        let mut holder = lock(&self.ui_automation);
+        let mut holder = self.ui_automation.lock();
         if let Some(other) = *holder {
             return Err(UiAutomationError::Busy(other));
         }
@@ -273,10 +270,10 @@ impl<C: Clock + Clone + Send> SimPhone<C> {
     pub fn looking_through(mut self, look: LookBackend) -> Result<Self, DeviceError> {
         match look {
             LookBackend::U2 => {
-                *lock(&self.ui_automation) = Some(UiClient::Helper);
+                *self.ui_automation.lock() = Some(UiClient::Helper);
             }
             LookBackend::Stock => {
-                let mut holder = lock(&self.ui_automation);
+                let mut holder = self.ui_automation.lock();
                 if *holder == Some(UiClient::Helper) {
                     *holder = None;
                 }

@@ -10,7 +10,7 @@ use md5::{Digest, Md5};
 use super::{Io, Ran, SimShell, server, system, toybox};
 use crate::device::sim::costs::DUMP_IDLE_TIMEOUT;
 use crate::device::sim::phone::{UiAutomationError, UiClient};
-use crate::device::{Device, Key};
+use crate::device::{DEFAULT_SWIPE, Device, Key};
 use crate::geometry::Point;
 use crate::stability::Clock;
 
@@ -241,11 +241,11 @@ fn input<C: Clock + Clone + Send>(shell: &SimShell<C>, args: &[&str], io: &mut I
     let done = match (command, numbers.as_deref()) {
         ("tap", Some([x, y])) => phone.input(|sim| sim.tap(Point::new(*x, *y))),
         ("swipe", Some([x1, y1, x2, y2, rest @ ..])) if rest.len() <= 1 => {
-            let ms = rest
-                .first()
-                .map_or(300, |&ms| u64::try_from(ms).unwrap_or(0));
+            let duration = rest.first().map_or(DEFAULT_SWIPE, |&ms| {
+                Duration::from_millis(u64::try_from(ms).unwrap_or(0))
+            });
             let (from, to) = (Point::new(*x1, *y1), Point::new(*x2, *y2));
-            phone.input(|sim| sim.swipe(from, to, Duration::from_millis(ms)))
+            phone.input(|sim| sim.swipe(from, to, duration))
         }
         ("text", _) if !rest.is_empty() => {
             // Android's `input text` types its first argument alone (the shell split an

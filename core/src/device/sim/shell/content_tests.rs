@@ -11,7 +11,7 @@ use crate::device::helper_wire::{
 };
 use crate::device::look::HelperFault;
 use crate::device::sim::costs::Profile;
-use crate::device::sim::render;
+use crate::device::sim::encode;
 use crate::device::{Device, Key};
 use crate::geometry::Point;
 use crate::parse::parse_str;
@@ -41,7 +41,7 @@ fn stock_app_window(shell: &SimShell<VirtualClock>) -> String {
     let sim = shell.phone().sim();
     let (frame, _) = sim.frame(false);
     let app: Vec<_> = frame.into_iter().filter(|n| n.window == Win::App).collect();
-    render::xml(&app, 0)
+    encode::xml(&app, 0)
 }
 
 #[test]

@@ -3,13 +3,15 @@
 //! and logcat's errors. Time is the virtual clock's.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
+
+use parking_lot::Mutex;
 
 use crate::device::adbd::{Backend, CommandOutput};
 use crate::device::sim::costs::Profile;
 use crate::device::sim::log::{Buffer, Entry, Format, Limits, Log, Mark, Priority};
-use crate::device::sim::shell::{SimShell, lock};
+use crate::device::sim::shell::SimShell;
 use crate::device::sim::{SYSTEM_SERVER, Writer};
 use crate::stability::{Clock, VirtualClock};
 
@@ -23,17 +25,17 @@ pub(super) struct Shared {
 
 impl Shared {
     pub(super) fn printed(&self) -> String {
-        String::from_utf8_lossy(&lock(&self.out)).into_owned()
+        String::from_utf8_lossy(&self.out.lock()).into_owned()
     }
 }
 
 impl CommandOutput for Shared {
     fn stdout(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        lock(&self.out).extend_from_slice(bytes);
+        self.out.lock().extend_from_slice(bytes);
         Ok(())
     }
     fn stderr(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        lock(&self.err).extend_from_slice(bytes);
+        self.err.lock().extend_from_slice(bytes);
         Ok(())
     }
     fn closed(&self) -> bool {
@@ -45,7 +47,7 @@ impl CommandOutput for Shared {
 pub(super) fn run(shell: &SimShell<VirtualClock>, line: &str) -> (u8, String, String) {
     let mut out = Shared::default();
     let status = shell.run(line, &mut out);
-    let err = String::from_utf8_lossy(&lock(&out.err)).into_owned();
+    let err = String::from_utf8_lossy(&out.err.lock()).into_owned();
     (status, out.printed(), err)
 }
 

@@ -27,7 +27,9 @@ mod toybox_tests;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
+
+use parking_lot::Mutex;
 
 use super::costs::Profile;
 use super::phone::SimPhone;
@@ -83,12 +85,6 @@ struct Job {
     killed: Arc<AtomicBool>,
 }
 
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
 /// The directories a phone has for the shell user to read and write, which exist before
 /// any file is put in them (shared storage under its one name: [`normalize`]).
 const DIRECTORIES: [&str; 5] = [
@@ -137,7 +133,7 @@ impl<C: Clock + Clone + Send> SimShell<C> {
     }
 
     fn read_file(&self, path: &str) -> Option<Vec<u8>> {
-        lock(&self.files)
+        self.files.lock()
             .by_path
             .get(&normalize(path))
             .map(|file| file.bytes.clone())
@@ -145,7 +141,7 @@ impl<C: Clock + Clone + Send> SimShell<C> {
 
     /// `f(bytes)` of a file, without copying it; `None` when there is no such file.
     fn with_file<R>(&self, path: &str, f: impl FnOnce(&[u8]) -> R) -> Option<R> {
-        lock(&self.files)
+        self.files.lock()
             .by_path
             .get(&normalize(path))
             .map(|file| f(&file.bytes))
@@ -153,7 +149,7 @@ impl<C: Clock + Clone + Send> SimShell<C> {
 
     /// A file's stat, or a directory's: one of a phone's own or one that holds files.
     fn stat_file(&self, path: &str) -> Option<FileStat> {
-        let files = lock(&self.files);
+        let files = self.files.lock();
         let path = normalize(path);
         if let Some(file) = files.by_path.get(&path) {
             return Some(FileStat {
@@ -211,7 +207,7 @@ impl<C: Clock + Clone + Send> SimShell<C> {
     fn write_file(&self, path: &str, bytes: &[u8], append: bool) -> Result<(), NoSpace> {
         let limits = self.file_limits;
         let path = normalize(path);
-        let mut files = lock(&self.files);
+        let mut files = self.files.lock();
         let before = files.by_path.get(&path).map_or(0, |f| f.bytes.len());
         let after = if append {
             before + bytes.len()
@@ -245,19 +241,19 @@ impl<C: Clock + Clone + Send> SimShell<C> {
             mode: 0o644,
             mtime: None,
         };
-        lock(&self.files).by_path.insert(normalize(path), file);
+        self.files.lock().by_path.insert(normalize(path), file);
     }
 
     /// How many more bytes the files may hold in all.
     fn room(&self) -> usize {
         self.file_limits
             .total
-            .saturating_sub(lock(&self.files).held())
+            .saturating_sub(self.files.lock().held())
     }
 
     /// Moves a file to `to`, over any file there; `false` when there is none to move.
     fn rename_file(&self, from: &str, to: &str) -> bool {
-        let mut files = lock(&self.files);
+        let mut files = self.files.lock();
         match files.by_path.remove(&normalize(from)) {
             Some(file) => {
                 files.by_path.insert(normalize(to), file);
@@ -268,14 +264,14 @@ impl<C: Clock + Clone + Send> SimShell<C> {
     }
 
     fn remove_file(&self, path: &str) -> bool {
-        lock(&self.files).by_path.remove(&normalize(path)).is_some()
+        self.files.lock().by_path.remove(&normalize(path)).is_some()
     }
 
     /// The files under `dir`, by name.
     fn list(&self, dir: &str) -> Vec<String> {
         let dir = normalize(dir);
         let prefix = format!("{}/", dir.trim_end_matches('/'));
-        lock(&self.files)
+        self.files.lock()
             .by_path
             .keys()
             .filter_map(|path| path.strip_prefix(&prefix))
@@ -287,7 +283,7 @@ impl<C: Clock + Clone + Send> SimShell<C> {
     fn start_job(&self, cmdline: String) -> JobGuard<'_, C> {
         let id = self.next_job.fetch_add(1, Ordering::Relaxed);
         let killed = Arc::new(AtomicBool::new(false));
-        lock(&self.jobs).push(Job {
+        self.jobs.lock().push(Job {
             id,
             cmdline,
             killed: killed.clone(),
@@ -301,7 +297,7 @@ impl<C: Clock + Clone + Send> SimShell<C> {
 
     /// Ends the running commands whose command line contains `pattern`; how many.
     fn kill_matching(&self, pattern: &str) -> usize {
-        let jobs = lock(&self.jobs);
+        let jobs = self.jobs.lock();
         jobs.iter()
             .filter(|job| job.cmdline.contains(pattern))
             .inspect(|job| job.killed.store(true, Ordering::SeqCst))
@@ -333,7 +329,7 @@ impl<C> JobGuard<'_, C> {
 
 impl<C> Drop for JobGuard<'_, C> {
     fn drop(&mut self) {
-        lock(&self.shell.jobs).retain(|job| job.id != self.id);
+        self.shell.jobs.lock().retain(|job| job.id != self.id);
     }
 }
 

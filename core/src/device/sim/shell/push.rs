@@ -3,7 +3,7 @@
 //! against everything kept and being pushed, so no push holds more than the limits
 //! allow, however many run at once. A push that stops midway keeps nothing.
 
-use super::{SimFile, SimShell, lock, normalize};
+use super::{SimFile, SimShell, normalize};
 use crate::device::adbd::PushedFile;
 
 /// How much the sim keeps from pushes.
@@ -59,7 +59,7 @@ pub(super) fn start<'a, C>(
             "couldn't create file: Is a directory: push to a file's absolute path, not {path:?}"
         ));
     }
-    lock(&shell.files).by_path.remove(&path);
+    shell.files.lock().by_path.remove(&path);
     Ok(Pending {
         shell,
         path,
@@ -78,7 +78,7 @@ impl<C> PushedFile for Pending<'_, C> {
                 size(limits.file)
             ));
         }
-        let mut files = lock(&self.shell.files);
+        let mut files = self.shell.files.lock();
         if files.held() + bytes.len() > limits.total {
             return Err(format!(
                 "write failed: No space left on device: the sim keeps at most {} of files in \
@@ -94,7 +94,7 @@ impl<C> PushedFile for Pending<'_, C> {
 
     fn finish(mut self: Box<Self>, mtime: u64) -> Result<(), String> {
         let bytes = std::mem::take(&mut self.bytes);
-        let mut files = lock(&self.shell.files);
+        let mut files = self.shell.files.lock();
         files.pushing -= bytes.len();
         let file = SimFile {
             bytes,
@@ -110,7 +110,7 @@ impl<C> Drop for Pending<'_, C> {
     /// What an unfinished push held is given back.
     fn drop(&mut self) {
         if !self.bytes.is_empty() {
-            lock(&self.shell.files).pushing -= self.bytes.len();
+            self.shell.files.lock().pushing -= self.bytes.len();
         }
     }
 }

@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use super::{Io, JobGuard, SimShell, lock};
+use super::{Io, JobGuard, SimShell};
 use crate::device::adbd::{DeviceSocket, SocketName};
 use crate::device::sim::log::{Buffer, Priority};
 use crate::device::sim::phone::UiClient;
@@ -151,14 +151,14 @@ struct Listening<'a, C> {
 
 impl<C> Drop for Listening<'_, C> {
     fn drop(&mut self) {
-        lock(&self.shell.listening).remove(&self.port);
+        self.shell.listening.lock().remove(&self.port);
     }
 }
 
 impl<C> SimShell<C> {
     /// Registers `job` as listening on `port`; `None` when something listens there already.
     fn listen(&self, port: u16, job: &JobGuard<'_, C>) -> Option<Listening<'_, C>> {
-        let mut ports = lock(&self.listening);
+        let mut ports = self.listening.lock();
         if ports.contains_key(&port) {
             return None;
         }
@@ -168,7 +168,7 @@ impl<C> SimShell<C> {
 
     /// The job listening on `port`, if any.
     fn listener(&self, port: u16) -> Option<u64> {
-        lock(&self.listening).get(&port).copied()
+        self.listening.lock().get(&port).copied()
     }
 }
 

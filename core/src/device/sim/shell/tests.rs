@@ -307,7 +307,7 @@ struct Shared {
 
 impl CommandOutput for Shared {
     fn stdout(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        lock(&self.out).extend_from_slice(bytes);
+        self.out.lock().extend_from_slice(bytes);
         Ok(())
     }
     fn stderr(&mut self, _: &[u8]) -> std::io::Result<()> {
@@ -334,13 +334,13 @@ fn the_events_stream_holds_uiautomation_until_the_host_hangs_up() {
         assert_eq!(status, 1);
         assert!(refused.contains("already registered!"), "{refused}");
         run(shell, "monkey -p tv.tapscope.demo 1");
-        while !String::from_utf8_lossy(&lock(&stream.out)).contains('\n') {
+        while !String::from_utf8_lossy(&stream.out.lock()).contains('\n') {
             std::thread::yield_now();
         }
         stream.closed.store(true, Ordering::SeqCst);
         assert_eq!(events.join().unwrap(), 130);
     });
-    let printed = String::from_utf8_lossy(&lock(&stream.out)).into_owned();
+    let printed = String::from_utf8_lossy(&stream.out.lock()).into_owned();
     let first = printed.lines().next().expect("an event line");
     let event = parse_event(first).expect("parses as a real phone's line");
     assert_eq!(event.kind, "TYPE_WINDOW_STATE_CHANGED");
@@ -362,7 +362,7 @@ fn pkill_ends_a_dump_waiting_on_a_screen_that_never_settles() {
     assert_eq!(shell.phone().sim().screen_name(), "live");
     std::thread::scope(|scope| {
         let dump = scope.spawn(|| run(&shell, "uiautomator dump /dev/tty"));
-        while lock(&shell.jobs).is_empty() {
+        while shell.jobs.lock().is_empty() {
             std::thread::yield_now();
         }
         assert_eq!(run(&shell, "pkill -f 'uiautomator.Launcher dump'").0, 0);
@@ -566,7 +566,7 @@ fn start_u2<'s>(
 ) -> std::thread::ScopedJoinHandle<'s, u8> {
     let mut output = stream.clone();
     let server = scope.spawn(move || shell.run(LAUNCH, &mut output));
-    while !String::from_utf8_lossy(&lock(&stream.out)).contains("listening on *:9008") {
+    while !String::from_utf8_lossy(&stream.out.lock()).contains("listening on *:9008") {
         std::thread::yield_now();
     }
     server
@@ -583,7 +583,7 @@ fn the_u2_server_holds_ui_automation_and_its_port_until_its_stream_closes() {
         let server = start_u2(scope, shell, &stream);
         assert_eq!(shell.phone().ui_client(), Some(UiClient::Helper));
         assert_eq!(
-            String::from_utf8_lossy(&lock(&stream.out)),
+            String::from_utf8_lossy(&stream.out.lock()),
             "[server] INFO: [UiAutomator2Server] Starting Server\n\
              [server] INFO: http server listening on *:9008\n"
         );

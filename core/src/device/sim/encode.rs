@@ -1,4 +1,5 @@
-//! The simulated phone's output: uiautomator XML of what is shown, and its pictures (drawn by `sim::draw`) as PNG.
+//! The simulated phone's output encoded: uiautomator XML of what is shown, and its pictures
+//! (drawn by `sim::draw`) as PNG.
 
 use std::fmt::Write as _;
 
