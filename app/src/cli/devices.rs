@@ -10,7 +10,7 @@ use tapscope_core::device::Device;
 use tapscope_core::device::DeviceError;
 use tapscope_core::device::adb;
 use tapscope_core::device::adb::AdbDevice;
-use tapscope_core::device::adb::shell::state_word;
+use tapscope_core::device::adb::text::state_word;
 use tapscope_core::device::adb_output::DeviceEntry;
 use tapscope_core::device::adb_output::DeviceState;
 use tapscope_core::stability::look::LookChoice;

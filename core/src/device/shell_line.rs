@@ -760,7 +760,7 @@ mod tests {
         use proptest::prelude::*;
 
         use super::*;
-        use crate::device::adb::shell::shell_quote;
+        use crate::device::adb::text::shell_quote;
 
         /// Text drawn mostly from what the shell treats specially.
         fn shellish() -> impl Strategy<Value = String> {

@@ -12,7 +12,7 @@ mod looks_tests;
 mod mobilecli;
 mod push;
 mod server;
-pub mod shell;
+pub mod text;
 mod socket;
 #[cfg(test)]
 mod tests;
@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use self::looks::Looks;
 use self::server::{Output, Ran};
 pub use self::server::{list_devices, server_address};
-use self::shell::{
+use self::text::{
     DumpOutput, choose_device, clean_dump, input_text_commands, is_package_name, parse_orientation,
     state_word,
 };

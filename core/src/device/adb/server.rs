@@ -5,7 +5,7 @@ use std::io::{ErrorKind, Read};
 use std::net::{Shutdown, SocketAddrV4, TcpStream};
 use std::time::{Duration, Instant};
 
-use super::shell::server_address_from;
+use super::text::server_address_from;
 use crate::device::DeviceError;
 use crate::device::adb_output::{DeviceEntry, parse_devices};
 use crate::device::host_service::{Status, read_status, write_request};

@@ -35,7 +35,7 @@ mod reverse;
 mod server;
 mod service;
 mod session;
-mod shell;
+mod shell_stream;
 mod socket;
 mod stream;
 mod sync;

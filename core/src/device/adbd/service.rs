@@ -5,9 +5,9 @@
 use std::sync::Arc;
 
 use super::reverse::{self, Reverses};
-use super::shell::ShellMode;
+use super::shell_stream::ShellMode;
 use super::stream::Stream;
-use super::{Backend, SocketName, session, shell, socket, sync};
+use super::{Backend, SocketName, session, shell_stream, socket, sync};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Service {
@@ -110,7 +110,7 @@ pub(super) fn start(
                 Service::Shell {
                     mode,
                     command: Some(command),
-                } => shell::serve_command(&worker, &*backend, mode, &command),
+                } => shell_stream::serve_command(&worker, &*backend, mode, &command),
                 Service::Shell {
                     mode,
                     command: None,

@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 
 use super::Backend;
 use super::line_editor::{Edit, LineEditor};
-use super::shell::{INTERRUPTED, ShellInput, ShellMode, ShellOutput, run_command};
+use super::shell_stream::{INTERRUPTED, ShellInput, ShellMode, ShellOutput, run_command};
 use super::stream::Stream;
 
 /// Serves a session; under shell protocol v2 its exit status is the last command's, or

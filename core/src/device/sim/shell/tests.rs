@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use super::*;
-use crate::device::adb::shell::{DumpOutput, clean_dump, parse_orientation};
+use crate::device::adb::text::{DumpOutput, clean_dump, parse_orientation};
 use crate::device::adb_output::{parse_event, parse_packages, parse_wm_size};
 use crate::device::adbd::SocketName;
 use crate::device::sim::phone::UiClient;

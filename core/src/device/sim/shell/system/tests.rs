@@ -3,7 +3,7 @@
 //! read it (adbutils' regexes, mobile-mcp's line filters, tapscope's own parsers).
 
 use super::super::*;
-use crate::device::adb::shell::parse_orientation;
+use crate::device::adb::text::parse_orientation;
 use crate::device::adb_output::{parse_packages, parse_wm_size};
 use crate::device::sim::costs::Profile;
 use crate::device::sim::shell::tests::run;

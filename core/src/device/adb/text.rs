@@ -1,4 +1,4 @@
-//! Pure helpers of the ADB device: the server address, choosing a device, `input text`
+//! The ADB device's text, without I/O: the server address, choosing a device, `input text`
 //! commands escaped for the device shell, and cleaning what `uiautomator dump` prints.
 
 use std::net::{Ipv4Addr, SocketAddrV4};
