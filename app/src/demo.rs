@@ -3,8 +3,10 @@
 //! committed `recordings/demo/` is its output.
 //!
 //! The run is reproducible byte for byte: the sim runs on a virtual clock (settle times
-//! are simulated, not measured), versions are drawn from a fixed seed, and the header's
-//! start time is fixed. Regenerating on the same tapscope gives the same files.
+//! are simulated, not measured), versions are drawn from a fixed seed, the header's start
+//! time is fixed, and the self-drawn game's text is read by the sim's transcript (the
+//! words it drew, at confidence 100), not by whatever Tesseract the machine has, or lacks.
+//! Regenerating on the same tapscope gives the same files on any machine.
 //!
 //! It is recorded into a scratch folder beside the destination and moved into place once
 //! whole, so a run that fails or is killed leaves the destination as it was. Only what
@@ -15,6 +17,7 @@
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{Context, bail, ensure};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
@@ -144,11 +147,10 @@ fn entries(dir: &Path) -> anyhow::Result<Vec<(String, bool)>> {
 
 fn record_into(dir: &Path) -> anyhow::Result<Summary> {
     let clock = VirtualClock::default();
-    let session = Session::new(
-        Sim::new(clock.clone(), SEED),
-        clock.clone(),
-        SessionConfig::default(),
-    );
+    let mut sim = Sim::new(clock.clone(), SEED);
+    let drawn = Arc::new(sim.transcript());
+    let session =
+        Session::new(sim, clock.clone(), SessionConfig::default()).with_text_reader(drawn);
     let journal = Journal::create_at(dir, "sim", clock.now(), STARTED_AT_MS)?;
     let server = PhoneServer::new(session).with_journal(journal);
     let runtime = tokio::runtime::Runtime::new().context("the async runtime did not start")?;

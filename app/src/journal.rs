@@ -6,26 +6,27 @@
 //! device's lock by a thread of the journal's own: callers queue their steps in the order
 //! the calls reached the device ([`Journal::submit`]) and wait on a [`Ticket`] until
 //! theirs is on disk before answering, while the next call already uses the device. A
-//! screen is counted, stored and shown once, the first time its dump is seen.
+//! screen is counted, stored and shown once, through a [`ScreenStore`]: known by its
+//! content, shown the first time a screenshot comes with it.
 //!
 //! A recording that stops is said to stop once: the first step it could not write is
 //! [`Written::Failed`], whatever stopped it (a failed write, or the writer's thread
 //! itself giving out), and only the steps after that one are [`Written::Stopped`].
 
-use std::collections::{HashMap, HashSet};
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::collections::HashSet;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use parking_lot::Mutex;
 use tapscope_core::device::Capture;
 use tapscope_core::recording::{
-    Actor, AdbCommand, Durability, Header, ProxyHeader, RecordingError, RecordingWriter,
-    ScreenFiles, ScreenRef, Step, StepOutcome,
+    Actor, AdbCommand, Durability, Header, ProxyHeader, RecordingError, RecordingWriter, ScreenKey,
+    ScreenRef, ScreenStore, SeenScreen, Step, StepOutcome,
 };
 use tapscope_core::session::{Observation, Outcome, Screenshot};
 use tapscope_core::stability::SettleReport;
@@ -158,15 +159,6 @@ pub enum Shot {
     Captured(Arc<Capture>),
 }
 
-/// Identifies a screen's content: its version and its raw dump, and on a self-drawn
-/// screen the pixels its fallback showed (two screens of a game can share one empty tree).
-fn fingerprint(seen: &Observation) -> u64 {
-    let mut hasher = DefaultHasher::new();
-    let pixels = seen.fallback.as_ref().map(|shot| &shot.png);
-    (&seen.version, &seen.raw, pixels).hash(&mut hasher);
-    hasher.finish()
-}
-
 /// How a queued step ended.
 #[derive(Debug)]
 pub enum Written {
@@ -241,8 +233,8 @@ pub struct Journal {
     shared: Arc<Shared>,
     queue: Option<Sender<(Pending, Sender<Written>)>>,
     writer: Option<JoinHandle<()>>,
-    /// The screens stored with a screenshot, by [`fingerprint`].
-    shown: Arc<Mutex<HashSet<u64>>>,
+    /// The screens stored with a screenshot.
+    shown: Arc<Mutex<HashSet<ScreenKey>>>,
 }
 
 impl Journal {
@@ -306,12 +298,10 @@ impl Journal {
             failed: AtomicBool::new(false),
         });
         let writer = Writer {
-            writer: RecordingWriter::create(dir, &header)?,
+            screens: ScreenStore::counting(RecordingWriter::create(dir, &header)?, ENCODING),
             shared: Arc::clone(&shared),
-            encoding: ENCODING,
             watch,
             started: now,
-            stored: HashMap::new(),
             shown: Arc::clone(&shown),
             last_after: None,
         };
@@ -334,7 +324,7 @@ impl Journal {
     /// Whether the recording has a screenshot of `seen` already: a screen is shown once,
     /// the first time its dump is seen, so no call pays for a capture of a known screen.
     pub fn has_screenshot(&self, seen: &Observation) -> bool {
-        lock(&self.shown).contains(&fingerprint(seen))
+        SeenScreen::of(seen).is_ok_and(|screen| self.shown.lock().contains(screen.key()))
     }
 
     pub fn dir(&self) -> &Path {
@@ -382,17 +372,15 @@ fn now_unix_ms() -> u64 {
 
 /// The journal's thread: counts, stores and appends each step in the order queued.
 struct Writer {
-    writer: RecordingWriter,
+    /// The recording, and every screen stored in it.
+    screens: ScreenStore,
     /// Whether a step failed yet, shared with the tickets.
     shared: Arc<Shared>,
-    encoding: Encoding,
     /// Told each step once it is written.
     watch: Option<Sender<Step>>,
     started: Duration,
-    /// Every screen stored, by [`fingerprint`]: counted and written once.
-    stored: HashMap<u64, ScreenRef>,
-    /// The fingerprints of those with a screenshot, shared with the journal.
-    shown: Arc<Mutex<HashSet<u64>>>,
+    /// The screens stored with a screenshot, shared with the journal.
+    shown: Arc<Mutex<HashSet<ScreenKey>>>,
     /// The last step's screen after, as stored: most often the next step's screen before,
     /// which then needs no hashing of its dump again.
     last_after: Option<(Arc<Observation>, ScreenRef)>,
@@ -444,7 +432,7 @@ impl Writer {
         for step in steps {
             lines.push(self.step(step)?);
         }
-        let first = self.writer.append_all(&lines)?;
+        let first = self.screens.writer().append_all(&lines)?;
         if let Some(watch) = &self.watch {
             for (number, mut line) in (first..).zip(lines) {
                 line.step = number;
@@ -494,51 +482,25 @@ impl Writer {
     }
 
     /// Stores a screen once: counted, written and shown the first time it is seen (with a
-    /// screenshot as soon as one comes), reused after that.
+    /// screenshot as soon as one comes, downsampled only then), reused after that.
     fn screen(
         &mut self,
         seen: &Observation,
         shot: Option<Shot>,
     ) -> Result<ScreenRef, RecordingError> {
-        let key = fingerprint(seen);
-        let known = self.stored.get(&key);
-        if let Some(stored) = known
-            && (shot.is_none() || stored.screenshot.is_some())
-        {
-            return Ok(stored.clone());
-        }
-        // A recording without this screenshot is still whole: its dump is there.
-        let png = shot.and_then(|shot| match shot {
-            Shot::Png(png) => Some(png),
-            Shot::Captured(capture) => Screenshot::of(&capture, None, SCREENSHOT_SIDE)
-                .ok()
-                .map(|s| s.png),
-        });
-        let (raw_tokens, pruned_tokens) = match known {
-            Some(stored) => (stored.raw_tokens, stored.pruned_tokens),
-            None => (
-                count(self.encoding, &seen.raw),
-                count(self.encoding, &seen.text),
-            ),
+        let screen = SeenScreen::of(seen)?;
+        let stored = match shot {
+            Some(shot) => self.screens.store_shown(&screen, || match shot {
+                Shot::Png(png) => Some(png),
+                Shot::Captured(capture) => Screenshot::of(&capture, None, SCREENSHOT_SIDE)
+                    .ok()
+                    .map(|s| s.png),
+            })?,
+            None => self.screens.store(&screen)?,
         };
-        // Written with the screen so that its `ocr` lines read back from the files alone.
-        let pixel_text = (!seen.pixel_text.is_empty())
-            .then(|| serde_json::to_vec(&seen.pixel_text))
-            .transpose()
-            .map_err(|source| RecordingError::Encode { step: 0, source })?;
-        let stored = self.writer.store_screen(&ScreenFiles {
-            pixel_text: pixel_text.as_deref(),
-            version: &seen.version,
-            dump: &seen.raw,
-            pruned: &seen.text,
-            screenshot: png.as_deref(),
-            raw_tokens,
-            pruned_tokens,
-        })?;
         if stored.screenshot.is_some() {
-            lock(&self.shown).insert(key);
+            self.shown.lock().insert(screen.key().clone());
         }
-        self.stored.insert(key, stored.clone());
         Ok(stored)
     }
 }
@@ -550,14 +512,6 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
         .copied()
         .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
         .unwrap_or("no message")
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-fn count(encoding: Encoding, text: &str) -> u32 {
-    u32::try_from(encoding.count(text).tokens()).unwrap_or(u32::MAX)
 }
 
 fn millis(d: Duration) -> u64 {

@@ -409,6 +409,11 @@ fn stats_counts_a_folder_with_long_runs_and_marks_estimates() {
     assert!(!row("spaces.xml").contains('≈'), "{text}");
     assert!(row("mixed.xml").contains('≈'), "{text}");
     assert!(text.contains("≈ marks an estimated count"), "{text}");
+    let said = stderr(&output);
+    assert!(
+        said.is_empty(),
+        "no progress bar on a standard error that is not a terminal: {said}"
+    );
 }
 
 #[test]

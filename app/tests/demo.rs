@@ -1,6 +1,7 @@
-//! The committed demo recording is exactly what `tapscope record-demo` produces today, and
-//! it shows what it is meant to: a stale-handle refusal, a fallback screenshot, the end of a
-//! list.
+//! The committed demo recording is exactly what `tapscope record-demo` produces today, on
+//! any machine (its game's text is the sim's transcript, not Tesseract's reading), and it
+//! shows what it is meant to: a stale-handle refusal, a fallback screenshot, the end of a
+//! list. Replayed on the sim it reads the same whatever engine reads the game's pixels.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -109,6 +110,95 @@ fn the_demo_reads_back_with_the_moments_it_is_there_to_show() {
             .expect("the screenshot is there");
         assert!(png.starts_with(b"\x89PNG"), "step {}", step.step);
     }
+}
+
+#[test]
+fn the_demo_reads_its_games_text_as_the_sim_drew_it() {
+    let demo = recording::read(&tapscope::demo::source_tree_demo()).expect("the demo reads");
+    let mut read = Vec::new();
+    for step in &demo.steps {
+        let Some(after) = &step.after else { continue };
+        for line in demo.load_pixel_text(after).expect("its pixel text reads") {
+            assert_eq!(line.confidence, 100.0, "step {}: {line:?}", step.step);
+            read.push(line.text);
+        }
+    }
+    for drawn in [
+        "Blocks", "Score 0", "Play", "Settings", "Score 10", "Level 1", "15:46",
+    ] {
+        assert!(read.iter().any(|t| t == drawn), "{drawn} in {read:?}");
+    }
+}
+
+/// `tapscope` run with `args` and `PATH` set to `path`.
+fn tapscope_on(path: &std::ffi::OsStr, args: &[&std::ffi::OsStr]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_tapscope"))
+        .args(args)
+        .env("PATH", path)
+        .output()
+        .expect("tapscope runs")
+}
+
+#[test]
+fn record_demo_writes_the_same_demo_on_a_machine_without_tesseract() {
+    let dir = tempfile::tempdir().unwrap();
+    let (empty, fresh) = (dir.path().join("bin"), dir.path().join("demo"));
+    std::fs::create_dir(&empty).unwrap();
+    let output = tapscope_on(
+        empty.as_os_str(),
+        &["record-demo".as_ref(), fresh.as_os_str()],
+    );
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let (want, got) = (files(&tapscope::demo::source_tree_demo()), files(&fresh));
+    assert!(
+        want == got,
+        "the demo differs without Tesseract: {REGENERATE}"
+    );
+}
+
+/// Another machine's Tesseract, at `dir/tesseract`: it reads every picture as two
+/// misread words.
+#[cfg(unix)]
+fn another_tesseract(dir: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let script = "#!/bin/sh\n\
+        case \"$1\" in\n\
+          --version) echo 'tesseract 9.9.9'; exit 0;;\n\
+          --list-langs) printf 'List of available languages (1):\\neng\\n'; exit 0;;\n\
+        esac\n\
+        cat >/dev/null\n\
+        printf 'level\\tpage_num\\tblock_num\\tpar_num\\tline_num\\tword_num\\tleft\\ttop\\twidth\\theight\\tconf\\ttext\\n'\n\
+        printf '5\\t1\\t1\\t1\\t1\\t1\\t200\\t740\\t80\\t44\\t71.5\\tPl4y\\n'\n\
+        printf '5\\t1\\t2\\t1\\t1\\t1\\t180\\t140\\t90\\t50\\t88.25\\tB1ocks\\n'\n";
+    let program = dir.join("tesseract");
+    std::fs::write(&program, script).expect("the program is written");
+    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755))
+        .expect("the program is made runnable");
+}
+
+#[cfg(unix)]
+#[test]
+fn the_demo_replays_the_same_on_the_sim_whatever_tesseract_reads_its_game_as() {
+    let dir = tempfile::tempdir().unwrap();
+    another_tesseract(dir.path());
+    let mut path = std::ffi::OsString::from(dir.path());
+    path.push(":");
+    path.push(std::env::var_os("PATH").unwrap_or_default());
+    let demo = tapscope::demo::source_tree_demo();
+    let output = tapscope_on(
+        &path,
+        &[
+            "replay".as_ref(),
+            demo.as_os_str(),
+            "--device".as_ref(),
+            "sim".as_ref(),
+        ],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    // The game was read otherwise: its words, its tokens.
+    assert!(stdout.contains("now ocr \"Pl4y\""), "{stdout}");
+    assert!(stdout.contains("25 same of 25 steps"), "{stdout}");
 }
 
 fn record_demo(dir: &Path) -> std::process::Output {

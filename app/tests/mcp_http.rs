@@ -16,8 +16,9 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 mod common;
 mod served;
 
-use common::{STALE, call, text};
+use common::{STALE, call, handle_of, text};
 use served::{INITIALIZE, Server, free_addr, head_only, in_session, open_session, tapscope};
+use tapscope_tests::tree::{handle_where, line_of, version};
 
 const TOKEN: &str = "s3cret";
 const OBSERVE: &str = "screen_operation_accessibility";
@@ -45,44 +46,13 @@ async fn observe(client: &Client) -> String {
     text(&result)
 }
 
-/// The line of `tree` that `handle`'s `i` names.
-fn line_of<'t>(tree: &'t str, handle: &str) -> &'t str {
-    let i = handle.split_once('_').map_or("", |(_, i)| i);
-    tree.lines()
-        .find(|l| {
-            l.split("i: ")
-                .nth(1)
-                .and_then(|r| r.split_whitespace().next())
-                == Some(i)
-        })
-        .unwrap_or_else(|| panic!("no line with i {i} in {tree}"))
-}
-
 /// The version of the tree in `text` and the tree below its version line.
 fn screen_of(text: &str) -> (String, String) {
-    let version = version_of(text).expect("a version");
+    let version = version(text).expect("a version");
     let body = text
         .split_once(&format!("version: \"{version}\"\n"))
         .map_or("", |(_, body)| body);
-    (version, body.to_owned())
-}
-
-/// The version at the top of a tree (or of an act's result).
-fn version_of(tree: &str) -> Option<String> {
-    tree.lines()
-        .find_map(|l| l.strip_prefix("version: "))
-        .map(|v| v.trim_matches('"').to_owned())
-}
-
-/// The handle of the first actionable line, or of the first one that mentions `label`.
-fn handle_in(tree: &str, label: Option<&str>) -> Option<String> {
-    let version = version_of(tree)?;
-    let i = tree
-        .lines()
-        .filter(|l| label.is_none_or(|label| l.contains(&format!("\"{label}\""))))
-        .find_map(|l| l.split("i: ").nth(1))
-        .and_then(|rest| rest.split_whitespace().next())?;
-    Some(format!("{version}_{i}"))
+    (version.to_owned(), body.to_owned())
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -101,7 +71,7 @@ async fn observe_tap_and_stale_over_http() {
     }
 
     let tree = observe(&client).await;
-    let handle = handle_in(&tree, Some("TapTube")).expect("a TapTube handle");
+    let handle = handle_of(&tree, "TapTube");
     let tapped = client
         .call_tool(call("tap", serde_json::json!({ "target": handle })))
         .await
@@ -109,8 +79,8 @@ async fn observe_tap_and_stale_over_http() {
     assert_ne!(tapped.is_error, Some(true), "{}", text(&tapped));
     let after = text(&tapped);
     assert!(after.contains("acted on: "), "{after}");
-    let new_version = version_of(&after).expect("the post-action tree in the same result");
-    assert!(!handle.starts_with(&new_version));
+    let new_version = version(&after).expect("the post-action tree in the same result");
+    assert!(!handle.starts_with(new_version));
 
     let stale = client
         .call_tool(call("tap", serde_json::json!({ "target": handle })))
@@ -136,7 +106,7 @@ async fn bearer_token_required_when_given() {
     let server = Server::start(&["--token", TOKEN], None);
 
     let client = connect(&server.url(), Some(TOKEN), ProtocolVersion::V_2025_11_25).await;
-    assert!(version_of(&observe(&client).await).is_some());
+    assert!(version(&observe(&client).await).is_some());
     client.cancel().await.expect("the client closes");
 
     let (status, head, body) = raw_post(server.addr, None).await;
@@ -181,7 +151,7 @@ async fn drive(client: Client, rounds: usize) -> (Client, Seen) {
     for round in 0..rounds {
         let tree = observe(&client).await;
         seen.versions.push(screen_of(&tree));
-        let (request, handle) = match handle_in(&tree, None) {
+        let (request, handle) = match handle_where(&tree, |_| true) {
             Some(handle) if round % 2 == 0 => (
                 call("tap", serde_json::json!({ "target": handle })),
                 Some(handle),
@@ -204,7 +174,8 @@ async fn drive(client: Client, rounds: usize) -> (Client, Seen) {
             seen.versions.push(screen_of(&answer));
             if let Some(handle) = handle {
                 // Acted on what this client saw under the handle, never on another screen.
-                let line = line_of(&tree, &handle);
+                let line = line_of(&tree, &handle)
+                    .unwrap_or_else(|| panic!("no line of {handle} in {tree}"));
                 let acted = answer
                     .lines()
                     .find_map(|l| l.strip_prefix("acted on: "))
@@ -241,7 +212,7 @@ async fn two_clients_share_one_serialized_session() {
     // One session: b looking again leaves a's handle good; b moving the screen makes it stale.
     let _ = observe(&b).await;
     let tree = observe(&a).await;
-    let handle = handle_in(&tree, Some("Settings")).expect("the launcher's Settings");
+    let handle = handle_of(&tree, "Settings");
     let _ = observe(&b).await;
     let tapped = a
         .call_tool(call("tap", serde_json::json!({ "target": handle })))
@@ -249,7 +220,7 @@ async fn two_clients_share_one_serialized_session() {
         .expect("answered");
     assert_ne!(tapped.is_error, Some(true), "{}", text(&tapped));
     let tree = observe(&a).await;
-    let handle = handle_in(&tree, None).expect("an actionable node");
+    let handle = handle_where(&tree, |_| true).expect("an actionable node");
     let back = b
         .call_tool(call("press_key", serde_json::json!({ "key": "home" })))
         .await
@@ -336,7 +307,7 @@ async fn a_client_leaving_mid_call_does_not_stop_the_server() {
     let mut server = Server::start(&[], None);
     let client = connect(&server.url(), None, ProtocolVersion::V_2025_11_25).await;
     let tree = observe(&client).await;
-    let handle = handle_in(&tree, Some("TapTube")).expect("a TapTube handle");
+    let handle = handle_of(&tree, "TapTube");
     client.cancel().await.expect("closes");
 
     // A tap sent in a session of its own; the server starts its event stream once it has
@@ -355,7 +326,7 @@ async fn a_client_leaving_mid_call_does_not_stop_the_server() {
     drop(stream);
 
     let again = connect(&server.url(), None, ProtocolVersion::V_2025_11_25).await;
-    assert!(version_of(&observe(&again).await).is_some());
+    assert!(version(&observe(&again).await).is_some());
     again.cancel().await.expect("closes");
     assert!(server.is_running());
 }
@@ -367,7 +338,7 @@ async fn protocol_revisions_initialize() {
     let old = connect(&server.url(), None, ProtocolVersion::V_2025_11_25).await;
     let info = old.peer_info().expect("peer info");
     assert_eq!(info.protocol_version, ProtocolVersion::V_2025_11_25);
-    assert!(version_of(&observe(&old).await).is_some());
+    assert!(version(&observe(&old).await).is_some());
     old.cancel().await.expect("closes");
 
     // The newest revision rmcp knows, asked for in `initialize`: the server answers
@@ -375,7 +346,7 @@ async fn protocol_revisions_initialize() {
     let newest = connect(&server.url(), None, ProtocolVersion::LATEST).await;
     let info = newest.peer_info().expect("peer info");
     assert!(info.protocol_version >= ProtocolVersion::V_2025_11_25);
-    assert!(version_of(&observe(&newest).await).is_some());
+    assert!(version(&observe(&newest).await).is_some());
     newest.cancel().await.expect("closes");
 
     // The newest revision as its clients start: `server/discover`, no handshake.
@@ -393,7 +364,7 @@ async fn protocol_revisions_initialize() {
     assert_eq!(info.protocol_version, ProtocolVersion::LATEST);
     let tools = discovered.list_all_tools().await.expect("tools listed");
     assert!(tools.iter().any(|t| t.name == OBSERVE));
-    assert!(version_of(&observe(&discovered).await).is_some());
+    assert!(version(&observe(&discovered).await).is_some());
     discovered.cancel().await.expect("closes");
 }
 
@@ -402,7 +373,7 @@ async fn ctrl_c_stops_the_server_cleanly() {
     let mut server = Server::start(&[], None);
     // A client still connected (its session's event stream open) does not hold it up.
     let client = connect(&server.url(), None, ProtocolVersion::V_2025_11_25).await;
-    assert!(version_of(&observe(&client).await).is_some());
+    assert!(version(&observe(&client).await).is_some());
     let pid = server.child.id().to_string();
     let sent = Command::new("kill")
         .args(["-INT", &pid])
@@ -439,7 +410,7 @@ async fn every_answered_call_is_in_the_recording_after_kill_9() {
             for _ in 0..15 {
                 let tree = observe(&client).await;
                 answered += 1;
-                if let Some(handle) = handle_in(&tree, None) {
+                if let Some(handle) = handle_where(&tree, |_| true) {
                     let tap = call("tap", serde_json::json!({ "target": handle }));
                     client.call_tool(tap).await.expect("tap answered");
                     answered += 1;

@@ -68,10 +68,14 @@ fn a_replay_reads_no_screen_that_is_a_fifo_or_a_link_and_replays_the_rest() {
     let copy = demo_copy(dir.path());
     let dump = copy.join(FEED_DUMP);
     let folder = copy.to_str().unwrap();
-    let cases: [&dyn Fn(); 2] = [&|| mkfifo(&dump), &|| {
-        std::os::unix::fs::symlink("/dev/zero", &dump).expect("linked")
-    }];
-    for make in cases {
+    let cases: [(&dyn Fn(), &str); 2] = [
+        (&|| mkfifo(&dump), "is a FIFO (named pipe)"),
+        (
+            &|| std::os::unix::fs::symlink("/dev/zero", &dump).expect("linked"),
+            "is a symbolic link",
+        ),
+    ];
+    for (make, why) in cases {
         std::fs::remove_file(&dump).expect("the dump goes");
         make();
         let (code, stdout, stderr) = within_deadline(&["replay", folder]);
@@ -82,6 +86,12 @@ fn a_replay_reads_no_screen_that_is_a_fifo_or_a_link_and_replays_the_rest() {
                 "note: step {step}: the recorded screen after it ({FEED_DUMP}) cannot be read"
             );
             assert!(stdout.contains(&note), "{stdout}");
+            // The note says why, as the recording's reader does.
+            let line = stdout.lines().find(|l| l.contains(&note)).unwrap();
+            assert!(
+                line.contains(why) && line.contains("never through a link"),
+                "{line}"
+            );
         }
     }
 }

@@ -201,6 +201,14 @@ fn a_missing_screen_file_is_named_and_the_rest_is_replayed() {
             "note: step {step}: the recorded screen after it (screens/5736b4bdc85d4535.xml) cannot be read"
         );
         assert!(stdout.contains(&note), "{stdout}");
+        // The note says why: the reader's own sentence, with what to do.
+        let line = stdout.lines().find(|l| l.contains(&note)).unwrap();
+        assert!(
+            line.contains(
+                "only its outcome was compared: screens/5736b4bdc85d4535.xml is missing from"
+            ) && line.contains("copied only in part"),
+            "{line}"
+        );
     }
 }
 

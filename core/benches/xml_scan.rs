@@ -44,7 +44,7 @@ fn dumps() -> Vec<Dump> {
         .filter(|p| p.extension().is_some_and(|x| x == "xml"))
         .filter_map(|p| Some((p.metadata().ok()?.len(), p)))
         .collect();
-    found.sort_by(|a, b| b.0.cmp(&a.0));
+    found.sort_by_key(|(size, _)| std::cmp::Reverse(*size));
     for (_, path) in found.into_iter().take(3) {
         let Some(text) = std::fs::read(&path)
             .ok()

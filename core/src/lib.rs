@@ -25,11 +25,11 @@
 //! | feature | brings | dependencies |
 //! |---|---|---|
 //! | `tokens` | `tokens` (BPE token counts), `report` (`Stats`), `inspect` (the workbench's view of a dump, line and tree diffs) | `tiktoken-rs`, `similar` |
-//! | `device` | `device` (the `Device` trait, phones over ADB, the on-device helpers' wire formats), `session` (the agent runtime) | `image` |
+//! | `device` | `device` (the `Device` trait, phones over ADB, the on-device helpers' wire formats), `session` (the agent runtime) | `image`, `parking_lot` (locks a panic does not poison) |
 //! | `sim` | `device::sim`, the simulated phone, and `device::adbd`, the ADB device side it is served on | `device`, `ab_glyph`, `epaint_default_fonts` (the sim's screenshots), `md-5` (the sim's `md5sum`, which uiautomator2 checks its jar with) |
-//! | `recording` | `recording` (the recording format, reader and writer), `forensics` (stale-action review); with `tokens`, `reprune` (a whole recording re-pruned under new rules) | `libc` on Unix (its files opened without following a link or waiting on a FIFO) |
+//! | `recording` | `recording` (the recording format, reader, writer and screen store), `forensics` (stale-action review); with `tokens`, `reprune` (a whole recording re-pruned under new rules) | `libc` on Unix (its files opened without following a link or waiting on a FIFO) |
 //! | `replay` | `replay`: how a replayed step compares with its recording (targets found again by identity, volatile text ignored, verdicts, JUnit XML) | `recording`, `tokens`, `regex` |
-//! | `ocr` | `ocr`: text lines read from a screenshot by the `tesseract` command (found at run time, not linked) | `image` |
+//! | `ocr` | `ocr`: text lines read from a screenshot by the `tesseract` command (found at run time, not linked), behind the `TextReader` trait with a stand-in (`Transcript`, and with `sim` the sim's `Sim::transcript`) | `image`, `imageproc` (preparing the screenshot), `wait-timeout` (the run's ceiling), `csv` (its TSV) |
 //! | `synthetic` | `session::synthetic`, long generated recordings for tests and benchmarks | `sim`, `recording`, `tokens` |
 //! | `measure` | `device::sim::specimen` and `ocr::score`: the known-word specimens tapscope's own OCR tests, bench and example measure with; not a stable API | `sim`, `ocr` |
 //!

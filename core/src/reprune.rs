@@ -171,6 +171,15 @@ impl Totals {
 /// target. Screen files that cannot be read are named in the result, never an error; the
 /// error is a recording whose token counts cannot be compared.
 pub fn reprune(recording: &Recording, rules: &PruneRules) -> Result<Reprune, RepruneError> {
+    reprune_with_progress(recording, rules, &mut |_, _| {})
+}
+
+/// [`reprune`], telling `progress` of each distinct screen re-pruned out of all.
+pub fn reprune_with_progress(
+    recording: &Recording,
+    rules: &PruneRules,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Reprune, RepruneError> {
     let encoding: Encoding =
         recording
             .header
@@ -193,6 +202,7 @@ pub fn reprune(recording: &Recording, rules: &PruneRules) -> Result<Reprune, Rep
             recorded: (*recorded).clone(),
             now,
         });
+        progress(k + 1, plan.screens.len());
     }
     let steps = recording
         .steps

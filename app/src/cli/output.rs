@@ -1,10 +1,13 @@
 //! The command line's own output, which never panics: standard output through one handle
 //! whose failures are an [`OutputError`] (a reader that went away ends the command quietly,
-//! anything else is reported once), and messages to standard error that are dropped when
-//! standard error itself cannot be written.
+//! anything else is reported once), messages to standard error that are dropped when
+//! standard error itself cannot be written, and progress bars drawn on standard error only
+//! when it is a terminal.
 
 use std::fmt;
 use std::io::{self, Write};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish, ProgressStyle};
 
 /// Standard output, locked for the whole command; `write!` and `writeln!` on it give
 /// [`OutputError`]s.
@@ -73,6 +76,28 @@ pub fn note_line(message: fmt::Arguments<'_>) {
     let _ = writeln!(io::stderr().lock(), "{message}");
 }
 
+/// How a progress bar reads: `replaying demo [=====>    ] 12/25 (3s)`.
+const PROGRESS: &str = "{msg} [{bar:32}] {human_pos}/{human_len} ({eta})";
+
+/// A bar of `len` steps on standard error, headed by `message`: drawn when standard error
+/// is a terminal, hidden otherwise (a pipe, a file, a test reads nothing of it). Cleared
+/// when dropped; clear it with `finish_and_clear` before writing to the terminal, or write
+/// with its `suspend`.
+pub(crate) fn progress(len: usize, message: String) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(
+        Some(u64::try_from(len).unwrap_or(u64::MAX)),
+        ProgressDrawTarget::stderr(),
+    )
+    // A command that fails part way says why on a line of its own.
+    .with_finish(ProgressFinish::AndClear);
+    let style = ProgressStyle::with_template(PROGRESS)
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> ");
+    bar.set_style(style);
+    bar.set_message(message);
+    bar
+}
+
 /// `eprintln!` that never panics: see [`note_line`].
 macro_rules! note {
     ($($arg:tt)*) => {
@@ -84,6 +109,15 @@ pub(crate) use note;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_progress_bar_reads_as_its_template_says() {
+        assert!(ProgressStyle::with_template(PROGRESS).is_ok());
+        let bar = progress(25, "replaying demo".to_owned());
+        bar.set_position(12);
+        assert_eq!(bar.length(), Some(25));
+        assert_eq!(bar.message(), "replaying demo");
+    }
 
     #[test]
     fn a_broken_pipe_is_a_closed_output_and_nothing_else_is() {

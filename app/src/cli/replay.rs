@@ -3,7 +3,6 @@
 //! CI, shards for spreading a suite over machines, `--update` to accept a run as the new
 //! baseline.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
@@ -14,7 +13,7 @@ use tapscope_core::replay::{Ignore, Report, SLOWER_FACTOR, Totals, junit};
 use tapscope_core::session::Session;
 
 use super::Outcome;
-use super::output::{Stdout, note};
+use super::output::{Stdout, note, progress};
 use crate::mcp::{ServedClock, ServedDevice};
 use crate::phone::{DeviceArgs, WithSession};
 use crate::replay::scratch::Scratch;
@@ -274,37 +273,21 @@ impl WithSession for Replay<'_> {
     type Output = anyhow::Result<Report>;
 
     fn run<D: ServedDevice, C: ServedClock>(self, session: Session<D, C>) -> Self::Output {
-        let terminal = std::io::stderr().is_terminal();
-        let mut progress = |done: usize, total: usize| {
-            if terminal {
-                note_progress(self.name, done, total);
-            }
-        };
+        let bar = progress(
+            self.original.steps.len(),
+            format!("replaying {}", self.name),
+        );
         let report = replay::replay(
             session,
             self.original,
             self.name,
             &self.device,
             self.options,
-            &mut progress,
+            &mut |done, _| bar.set_position(done as u64),
         );
-        if terminal {
-            progress_line(format_args!(""));
-        }
+        bar.finish_and_clear();
         report
     }
-}
-
-fn note_progress(name: &str, done: usize, total: usize) {
-    progress_line(format_args!("replaying {name}: step {done} of {total}"));
-}
-
-/// Rewrites the terminal's last line (a standard error that fails is ignored).
-fn progress_line(line: std::fmt::Arguments<'_>) {
-    use std::io::Write;
-    let mut stderr = std::io::stderr().lock();
-    let _ = write!(stderr, "\r\x1b[K{line}");
-    let _ = stderr.flush();
 }
 
 /// The lines for people, or the JSON object.

@@ -13,7 +13,7 @@ use tapscope_core::recording;
 use tapscope_core::reprune::{self, Reprune, ScreenLoss, StepReprune, StepTokens, TargetCheck};
 
 use super::Outcome;
-use super::output::Stdout;
+use super::output::{Stdout, progress};
 
 #[derive(Debug, Args)]
 #[command(after_help = EXIT_CODES)]
@@ -40,7 +40,13 @@ link, a FIFO or too large, rules that are not a TOML rules file).";
 pub fn run(args: &RepruneArgs) -> anyhow::Result<Outcome> {
     let rules = PruneRules::load(&args.rules)?;
     let recording = recording::read(&args.recording)?;
-    let result = reprune::reprune(&recording, &rules)?;
+    let bar = progress(0, format!("re-pruning {}", args.recording.display()));
+    let result = reprune::reprune_with_progress(&recording, &rules, &mut |done, screens| {
+        bar.set_length(screens as u64);
+        bar.set_position(done as u64);
+    });
+    bar.finish_and_clear();
+    let result = result?;
     let mut stdout = Stdout::lock();
     if args.json {
         writeln!(stdout, "{}", serde_json::to_string_pretty(&result)?)?;

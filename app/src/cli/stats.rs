@@ -10,7 +10,7 @@ use tapscope_core::report::Stats;
 use tapscope_core::tokens::Encoding;
 
 use super::Outcome;
-use super::output::Stdout;
+use super::output::{Stdout, progress};
 use super::prune::EncodingArg;
 
 #[derive(Debug, Args)]
@@ -40,6 +40,7 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
         "file", "format", "raw tok", "pruned tok", "ratio", "nodes", "semantic", "lost"
     )?;
     let mut rows: Vec<(String, Stats)> = Vec::new();
+    let bar = progress(files.len(), "measuring".to_owned());
     for file in &files {
         let bytes = parse::read_file(file)?;
         let text =
@@ -51,20 +52,25 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
             || file.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
-        writeln!(
-            stdout,
-            "{:<44} {:>11} {:>9} {:>10} {:>6.1}× {:>6} {:>9} {:>5}",
-            name,
-            stats.format.name(),
-            stats.raw_tokens,
-            stats.pruned_tokens,
-            stats.reduction(),
-            stats.raw_nodes,
-            stats.semantic_nodes,
-            stats.lost_semantic_nodes.len()
-        )?;
+        // The row goes out with the bar out of the way, to one terminal or two.
+        bar.suspend(|| {
+            writeln!(
+                stdout,
+                "{:<44} {:>11} {:>9} {:>10} {:>6.1}× {:>6} {:>9} {:>5}",
+                name,
+                stats.format.name(),
+                stats.raw_tokens,
+                stats.pruned_tokens,
+                stats.reduction(),
+                stats.raw_nodes,
+                stats.semantic_nodes,
+                stats.lost_semantic_nodes.len()
+            )
+        })?;
+        bar.inc(1);
         rows.push((name, stats));
     }
+    bar.finish_and_clear();
     for (label, xml) in [("XML", true), ("JSON", false)] {
         let mut ratios: Vec<f64> = rows
             .iter()

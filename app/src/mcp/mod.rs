@@ -2,11 +2,14 @@
 //! phone-use manual behind `load_skill`, each call written to the journal when recording.
 //! The transport is the caller's choice.
 
+mod act;
+mod args;
 pub mod gate;
 pub mod http;
+mod misfit;
 pub mod person;
+pub mod pixel_command;
 mod reply;
-pub mod shell;
 mod tools;
 
 use std::cell::Cell;
@@ -19,16 +22,18 @@ use rmcp::{ErrorData, ServerHandler, tool_handler};
 use tapscope_core::device::Device;
 use tapscope_core::handle::HandleError;
 use tapscope_core::recording::Actor;
-use tapscope_core::session::{Action, Session, SessionError};
+use tapscope_core::session::{Session, SessionError};
 use tapscope_core::stability::Clock;
 
-pub use reply::{Failure, Reply, result_text};
-pub use tools::{
-    KeyArgs, LaunchArgs, PackagesArgs, ScrollArgs, ShellArgs, SwipeArgs, TargetArgs, TextArgs,
-    Towards,
+pub use args::{
+    KeyArgs, LaunchArgs, MAX_SWIPE, PackagesArgs, ScrollArgs, ShellArgs, SwipeArgs, TargetArgs,
+    TextArgs, Towards,
 };
+pub use misfit::RefusedCall;
+pub use reply::{Failure, Reply, result_text};
 
 use crate::journal::{Call, Done, Journal, Pending, Shot, Ticket, Written};
+use act::ActCall;
 use gate::{Entry, Gate};
 
 /// The operating manual `load_skill` returns.
@@ -140,13 +145,10 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
         &self.session
     }
 
-    /// Acts, unless the arguments were already refused.
-    async fn act(
-        &self,
-        request: Request,
-        action: Result<Action, impl Into<Failure>>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let action = action.map_err(Into::into);
+    /// Acts as `call` asks, unless its arguments are refused; journaled either way.
+    async fn act(&self, call: ActCall) -> Result<CallToolResult, ErrorData> {
+        let request = call.request();
+        let action = call.action();
         self.run(request, move |session| {
             Ok(Reply::Acted(session.act(&action?)?))
         })
@@ -296,11 +298,18 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
 /// tool's, an unknown tool) as refused steps, whoever refused them: the server itself, or
 /// the HTTP front in front of it.
 pub trait RecordRefusal {
-    fn record_refusal(&self, tool: &str, arguments: serde_json::Value, message: &str);
+    /// Records `call` as refused with `message` (waits for the disk when recording).
+    fn record_refusal(&self, call: RefusedCall, message: &str);
+}
+
+impl<R: RecordRefusal + ?Sized> RecordRefusal for Arc<R> {
+    fn record_refusal(&self, call: RefusedCall, message: &str) {
+        (**self).record_refusal(call, message);
+    }
 }
 
 impl<D: ServedDevice, C: ServedClock> RecordRefusal for PhoneServer<D, C> {
-    fn record_refusal(&self, tool: &str, arguments: serde_json::Value, message: &str) {
+    fn record_refusal(&self, refused: RefusedCall, message: &str) {
         let arrived = self.clock.now();
         let journal = self.journal.lock().unwrap_or_else(PoisonError::into_inner);
         let Some(writer) = journal.as_ref() else {
@@ -308,8 +317,8 @@ impl<D: ServedDevice, C: ServedClock> RecordRefusal for PhoneServer<D, C> {
         };
         let call = Call {
             actor: Actor::Agent,
-            tool: tool.to_owned(),
-            arguments,
+            tool: refused.tool,
+            arguments: refused.arguments,
             handle: None,
             version_used: None,
             at: arrived,
@@ -357,8 +366,7 @@ impl<D: ServedDevice, C: ServedClock> ServerHandler for PhoneServer<D, C> {
         context: rmcp::service::RequestContext<rmcp::RoleServer>,
     ) -> Result<rmcp::model::CallToolResponse, ErrorData> {
         let caller = context.ct.clone();
-        let tool = request.name.to_string();
-        let arguments = serde_json::Value::Object(request.arguments.clone().unwrap_or_default());
+        let refused = RefusedCall::of_params(&request);
         let call = rmcp::handler::server::tool::ToolCallContext::new(self, request, context);
         let routed = gate::CALLER.scope(caller, self.tool_router.call(call));
         let (answered, ran) = TOOL_RAN
@@ -380,40 +388,29 @@ impl<D: ServedDevice, C: ServedClock> ServerHandler for PhoneServer<D, C> {
             Ok(_) => None,
         };
         if let Some(message) = refusal {
-            let server = self.clone();
-            let _ = tokio::task::spawn_blocking(move || {
-                server.record_refusal(&tool, arguments, &message);
-            })
-            .await;
+            refused.record(self.clone(), message).await;
         }
         answered
     }
 
-    /// A request rmcp could not read as any it knows. `tools/call` whose parameters are
-    /// not a call (`arguments` as a string) is invalid parameters, and recorded as the
+    /// A request rmcp could not read as any it knows: one whose params do not fit a
+    /// method tapscope answers is invalid params, a tool call among them recorded as the
     /// refused call it is; anything else is an unknown method.
     async fn on_custom_request(
         &self,
         request: rmcp::model::CustomRequest,
         _context: rmcp::service::RequestContext<rmcp::RoleServer>,
     ) -> Result<rmcp::model::CustomResult, ErrorData> {
-        if request.method != "tools/call" {
+        let Some(misfit) = misfit::misfit(&request) else {
             return Err(ErrorData::new(
                 rmcp::model::ErrorCode::METHOD_NOT_FOUND,
                 request.method,
                 None,
             ));
+        };
+        if let Some(call) = misfit.call {
+            call.record(self.clone(), misfit.message.clone()).await;
         }
-        let params = request.params.unwrap_or_default();
-        let tool = params["name"].as_str().unwrap_or("tools/call").to_owned();
-        let message = "the parameters of tools/call are not a call: `name` must be the tool's \
-                       name and `arguments` a JSON object of its arguments";
-        let server = self.clone();
-        let arguments = params.get("arguments").cloned().unwrap_or_default();
-        let _ = tokio::task::spawn_blocking(move || {
-            server.record_refusal(&tool, arguments, message);
-        })
-        .await;
-        Err(ErrorData::invalid_params(message, None))
+        Err(ErrorData::invalid_params(misfit.message, None))
     }
 }

@@ -1,120 +1,16 @@
-//! The tools, with argument schemas whose descriptions teach the model the contract.
-
-use std::time::Duration;
+//! The tools: each one's description, which teaches the model the contract, and its
+//! arguments ([`super::args`]); an acting tool's call is decoded by [`ActCall`].
 
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::CallToolResult;
-use rmcp::{ErrorData, schemars, tool, tool_router};
-use tapscope_core::device::Key;
-use tapscope_core::geometry::Point;
-use tapscope_core::handle::Handle;
-use tapscope_core::session::{Action, Direction};
+use rmcp::{ErrorData, tool, tool_router};
 
-use super::reply::{Failure, Reply};
-use super::{PHONE_USE_SKILL, PhoneServer, Request, ServedClock, ServedDevice, shell};
-
-/// Arguments of the tools that act on one node.
-#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
-pub struct TargetArgs {
-    /// The node's handle, `{version}_{i}`: the version printed at the top of the latest
-    /// tree, an underscore and the node's `i`, like `3f9a0c2b71de_12`. Only handles from
-    /// the latest tree work.
-    pub target: String,
-}
-
-/// A direction on the screen.
-#[derive(Clone, Copy, Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Towards {
-    Up,
-    Down,
-    Left,
-    Right,
-}
-
-impl From<Towards> for Direction {
-    fn from(towards: Towards) -> Self {
-        match towards {
-            Towards::Up => Direction::Up,
-            Towards::Down => Direction::Down,
-            Towards::Left => Direction::Left,
-            Towards::Right => Direction::Right,
-        }
-    }
-}
-
-/// Arguments of `scroll`.
-#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
-pub struct ScrollArgs {
-    /// Handle `{version}_{i}` of a node printed with `scroll` (the list itself, not an
-    /// item in it).
-    pub target: String,
-    /// Where the content you want to see is: `down` brings what is below into view (the
-    /// finger moves up), `up` what is above, `left`/`right` for horizontal lists.
-    pub direction: Towards,
-}
-
-/// Arguments of `swipe`: a node and a direction, or two screenshot pixels.
-#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
-pub struct SwipeArgs {
-    /// Handle `{version}_{i}` of the node to swipe across (a carousel, a card to
-    /// dismiss). Give it with `direction`, or give `from` and `to` instead.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub target: Option<String>,
-    /// Which way the finger moves across `target`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub direction: Option<Towards>,
-    /// Start `[x, y]` in pixels of the last screenshot (call screenshot first).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from: Option<[i32; 2]>,
-    /// End `[x, y]` in pixels of the last screenshot.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub to: Option<[i32; 2]>,
-    /// How long the finger moves, in milliseconds (default 300, at most 10000).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub duration_ms: Option<u64>,
-}
-
-/// Arguments of `input_text`.
-#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
-pub struct TextArgs {
-    /// The text to type into the focused field, at most 10000 characters.
-    pub text: String,
-}
-
-/// Arguments of `press_key`.
-#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
-pub struct KeyArgs {
-    /// One of: back, home, recents, enter, delete, tab, search, volume_up, volume_down,
-    /// power.
-    pub key: String,
-}
-
-/// Arguments of `launch_app`.
-#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
-pub struct LaunchArgs {
-    /// The app's package name, as list_packages prints it, like `com.android.settings`.
-    pub package: String,
-}
-
-/// Arguments of `list_packages`.
-#[derive(Debug, Default, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
-pub struct PackagesArgs {
-    /// Only packages whose name contains this text (case-insensitive).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub filter: Option<String>,
-}
-
-/// Arguments of `screen_operation_shell`.
-#[derive(Debug, serde::Deserialize, serde::Serialize, schemars::JsonSchema)]
-pub struct ShellArgs {
-    /// `input tap X Y` or `input swipe X1 Y1 X2 Y2 [DURATION_MS]`, in pixels of the last
-    /// screenshot. Nothing else runs.
-    pub command: String,
-}
-
-/// The longest swipe the `swipe` tool makes.
-const MAX_SWIPE_MS: u64 = 10_000;
+use super::act::{ActCall, Pixels, SwipeCall};
+use super::args::{
+    KeyArgs, LaunchArgs, PackagesArgs, ScrollArgs, ShellArgs, SwipeArgs, TargetArgs, TextArgs,
+};
+use super::reply::Reply;
+use super::{PHONE_USE_SKILL, PhoneServer, Request, ServedClock, ServedDevice};
 
 #[tool_router(vis = "pub(super)")]
 impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
@@ -141,9 +37,7 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
         &self,
         Parameters(args): Parameters<TargetArgs>,
     ) -> Result<CallToolResult, ErrorData> {
-        let request = Request::new("tap", &args).with_handle(&args.target);
-        let handle = args.target.parse::<Handle>();
-        self.act(request, handle.map(Action::Tap)).await
+        self.act(ActCall::Tap(args)).await
     }
 
     #[tool(
@@ -155,9 +49,7 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
         &self,
         Parameters(args): Parameters<TargetArgs>,
     ) -> Result<CallToolResult, ErrorData> {
-        let request = Request::new("long_press", &args).with_handle(&args.target);
-        let handle = args.target.parse::<Handle>();
-        self.act(request, handle.map(Action::LongPress)).await
+        self.act(ActCall::LongPress(args)).await
     }
 
     #[tool(
@@ -171,12 +63,7 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
         &self,
         Parameters(args): Parameters<ScrollArgs>,
     ) -> Result<CallToolResult, ErrorData> {
-        let request = Request::new("scroll", &args).with_handle(&args.target);
-        let action = args.target.parse::<Handle>().map(|target| Action::Scroll {
-            target,
-            direction: args.direction.into(),
-        });
-        self.act(request, action).await
+        self.act(ActCall::Scroll(args)).await
     }
 
     #[tool(
@@ -190,33 +77,8 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
         &self,
         Parameters(args): Parameters<SwipeArgs>,
     ) -> Result<CallToolResult, ErrorData> {
-        let mut request = Request::new("swipe", &args);
-        let action = match (&args.target, args.direction, args.from, args.to) {
-            (Some(target), Some(direction), None, None) => {
-                request = request.with_handle(target);
-                target
-                    .parse::<Handle>()
-                    .map(|target| Action::SwipeAcross {
-                        target,
-                        direction: direction.into(),
-                    })
-                    .map_err(Failure::from)
-            }
-            (None, None, Some(from), Some(to)) => {
-                request = request.on_screenshot();
-                swipe_duration(args.duration_ms).map(|duration| Action::SwipeImage {
-                    from: Point::new(from[0], from[1]),
-                    to: Point::new(to[0], to[1]),
-                    duration,
-                })
-            }
-            _ => Err(Failure::Refused(
-                "give either `target` and `direction`, or `from` and `to` (screenshot \
-                 pixels), not a mix"
-                    .into(),
-            )),
-        };
-        self.act(request, action).await
+        let pixels = Pixels::Screenshot;
+        self.act(ActCall::Swipe(SwipeCall { args, pixels })).await
     }
 
     #[tool(
@@ -228,9 +90,7 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
         &self,
         Parameters(args): Parameters<TextArgs>,
     ) -> Result<CallToolResult, ErrorData> {
-        let request = Request::new("input_text", &args);
-        self.act(request, Ok::<_, Failure>(Action::InputText(args.text)))
-            .await
+        self.act(ActCall::InputText(args)).await
     }
 
     #[tool(
@@ -242,9 +102,7 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
         &self,
         Parameters(args): Parameters<KeyArgs>,
     ) -> Result<CallToolResult, ErrorData> {
-        let request = Request::new("press_key", &args);
-        let key = args.key.parse::<Key>().map_err(Failure::Refused);
-        self.act(request, key.map(Action::Key)).await
+        self.act(ActCall::PressKey(args)).await
     }
 
     #[tool(
@@ -255,9 +113,7 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
         &self,
         Parameters(args): Parameters<LaunchArgs>,
     ) -> Result<CallToolResult, ErrorData> {
-        let request = Request::new("launch_app", &args);
-        self.act(request, Ok::<_, Failure>(Action::Launch(args.package)))
-            .await
+        self.act(ActCall::LaunchApp(args)).await
     }
 
     #[tool(
@@ -307,9 +163,7 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
         &self,
         Parameters(args): Parameters<ShellArgs>,
     ) -> Result<CallToolResult, ErrorData> {
-        let request = Request::new("screen_operation_shell", &args).on_screenshot();
-        let action = shell::parse(&args.command).map_err(Failure::Refused);
-        self.act(request, action).await
+        self.act(ActCall::ScreenOperationShell(args)).await
     }
 
     #[tool(
@@ -321,15 +175,5 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
         let request = Request::new("load_skill", &());
         self.run(request, |_| Ok(Reply::Text(PHONE_USE_SKILL.to_owned())))
             .await
-    }
-}
-
-fn swipe_duration(ms: Option<u64>) -> Result<Duration, Failure> {
-    match ms {
-        None => Ok(Duration::from_millis(300)),
-        Some(ms) if ms <= MAX_SWIPE_MS => Ok(Duration::from_millis(ms)),
-        Some(ms) => Err(Failure::Refused(format!(
-            "duration_ms {ms} is too long: a swipe takes at most {MAX_SWIPE_MS} ms"
-        ))),
     }
 }

@@ -211,12 +211,8 @@ fn rpc_stream(
     shared: &Shared,
 ) -> (usize, Spliced) {
     let check = shared.config.check;
-    let watch = std::sync::Mutex::new(RpcWatch::new());
-    let lock = || {
-        watch
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    };
+    let watch = parking_lot::Mutex::new(RpcWatch::new());
+    let lock = || watch.lock();
     let mut exchanges = 0;
     let spliced = splice(
         client,

@@ -25,12 +25,13 @@ mod watch;
 
 use std::net::{IpAddr, Shutdown, SocketAddr, SocketAddrV4, TcpListener, TcpStream};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use parking_lot::{Condvar, Mutex};
 use tapscope_core::recording::Check;
 
 use self::recorder::Recorder;
@@ -126,24 +127,18 @@ impl Proxy {
         if let Some(accept) = self.accept.take() {
             let _ = accept.join();
         }
-        let clients = std::mem::take(
-            &mut *self
-                .shared
-                .clients
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner),
-        );
+        let clients = std::mem::take(&mut *self.shared.clients.lock());
         for (_, client) in clients {
             let _ = client.shutdown(Shutdown::Both);
         }
         // Each connection ends once its sockets are shut (its own look, at most a dump's
         // limit, aside); then the recording is closed with every step it was handed.
-        let open = lock(&self.shared.open);
-        let _ = self
-            .shared
+        let mut open = self.shared.open.lock();
+        self.shared
             .closed
-            .wait_timeout_while(open, STOP_PATIENCE, |open| *open > 0);
-        drop(lock(&self.shared.recorder).take());
+            .wait_while_for(&mut open, |open| *open > 0, STOP_PATIENCE);
+        drop(open);
+        drop(self.shared.recorder.lock().take());
     }
 }
 
@@ -173,7 +168,7 @@ fn accept_loop(listener: &TcpListener, shared: &Arc<Shared>) {
         let Ok(client) = client else { continue };
         let number = shared.next_connection.fetch_add(1, Ordering::SeqCst);
         {
-            let mut open = lock(&shared.open);
+            let mut open = shared.open.lock();
             if *open >= MAX_CONNECTIONS {
                 drop(open);
                 // Answered on a thread of its own: a silent client must not stall accepting.
@@ -185,7 +180,7 @@ fn accept_loop(listener: &TcpListener, shared: &Arc<Shared>) {
             *open += 1;
         }
         if let Ok(copy) = client.try_clone() {
-            lock(&shared.clients).push((number, copy));
+            shared.clients.lock().push((number, copy));
         }
         let serving = Arc::clone(shared);
         let spawned = std::thread::Builder::new()
@@ -203,19 +198,15 @@ fn accept_loop(listener: &TcpListener, shared: &Arc<Shared>) {
 impl Shared {
     /// Connection `number` is over.
     fn ended(&self, number: u64) {
-        lock(&self.clients).retain(|(n, _)| *n != number);
-        *lock(&self.open) -= 1;
+        self.clients.lock().retain(|(n, _)| *n != number);
+        *self.open.lock() -= 1;
         self.closed.notify_all();
     }
 
     /// Hands what passed on a service to the recording, while there is one.
     fn record(&self, served: served::Served) {
-        if let Some(recorder) = &*lock(&self.recorder) {
+        if let Some(recorder) = &*self.recorder.lock() {
             recorder.served(served);
         }
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }

@@ -6,11 +6,12 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
+use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use parking_lot::Mutex;
 use serde_json::json;
 use tapscope_core::device::Capture;
 use tapscope_core::device::adb_command::Input;
@@ -70,7 +71,7 @@ impl Recorder {
 
     /// Queues what passed on one service.
     pub fn served(&self, served: Served) {
-        let queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+        let queue = self.queue.lock();
         if let Some(queue) = &*queue {
             // The thread ends only when the queue closes.
             let _ = queue.send(served);
@@ -81,10 +82,7 @@ impl Recorder {
 impl Drop for Recorder {
     /// Closes the queue and waits until every step in it is written.
     fn drop(&mut self) {
-        self.queue
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .take();
+        self.queue.lock().take();
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }

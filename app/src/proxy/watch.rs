@@ -2,8 +2,7 @@
 //! when it may hold a screen: a dump's XML, a screenshot's PNG) and exit status, a sync
 //! stream's pulls and pushes. Everything else is only counted.
 
-use std::sync::{Mutex, PoisonError};
-
+use parking_lot::{Mutex, MutexGuard};
 use tapscope_core::device::adb_command::{SNIFF, Seen, may_hold_screen, seen};
 use tapscope_core::device::host_service::DeviceService;
 use tapscope_core::device::shell_v2::{Decoder, Output};
@@ -110,8 +109,8 @@ impl Watch {
         }))
     }
 
-    fn state(&self) -> std::sync::MutexGuard<'_, State> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.0.lock()
     }
 
     /// Bytes on their way from the client to the device.
@@ -146,7 +145,7 @@ impl Watch {
 
     /// What passed, once the service ended.
     pub fn passed(self) -> Passed {
-        match self.0.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        match self.0.into_inner() {
             State::Raw(kept) => Passed {
                 screens: Shown::printed(&kept.bytes).into_iter().collect(),
                 output_bytes: kept.total,

@@ -1,4 +1,9 @@
 //! The replay loop: each recorded step sent again, in order, and judged as it comes back.
+//!
+//! The loop runs on the caller's thread, outside the async runtime: it reads the session
+//! (`latest`, `observe`, a person's calls), which blocks for as long as an act holds the
+//! session for its settle, and it enters the runtime only to connect, to make an agent's
+//! call over MCP and to disconnect. The server answers on the runtime's threads.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -16,6 +21,7 @@ use tapscope_core::replay::{
     self, Divergence, Found, Report, Screen, Side, StepResult, ThenNow, Verdict,
 };
 use tapscope_core::session::{Observation, Session};
+use tokio::runtime::Runtime;
 
 use super::Options;
 use crate::journal::Journal;
@@ -46,7 +52,7 @@ pub fn replay<D: ServedDevice, C: ServedClock>(
         )
     })?;
     let server = PhoneServer::new(session).with_journal(journal);
-    let runtime = tokio::runtime::Runtime::new().context("the async runtime did not start")?;
+    let runtime = Runtime::new().context("the async runtime did not start")?;
     let mut report = Report {
         recording: name.to_owned(),
         device: device.to_owned(),
@@ -54,47 +60,48 @@ pub fn replay<D: ServedDevice, C: ServedClock>(
         notes: notes(original, device),
         ..Report::default()
     };
-    runtime.block_on(async {
-        let (server_io, client_io) = tokio::io::duplex(1 << 20);
-        let serving = {
-            let server = server.clone();
-            tokio::spawn(async move {
-                let service = server.serve(server_io).await?;
-                service.waiting().await?;
-                anyhow::Ok(())
-            })
-        };
-        let client = ().serve(client_io).await.context("the replay could not connect")?;
-        let mut run = Run {
-            original,
-            options,
-            server: &server,
-            client: &client,
-            written: &written,
-            today: HashMap::new(),
-            recorded: HashMap::new(),
-            notes: Vec::new(),
-            displays_compared: false,
-        };
-        let total = original.steps.len();
-        for (k, step) in original.steps.iter().enumerate() {
-            let result = run.step(k, step).await;
-            let diverged = matches!(result.verdict, Verdict::Diverged(_));
-            report.steps.push(result);
-            progress(k + 1, total);
-            if diverged {
-                report.not_run = total - k - 1;
-                break;
-            }
+    let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    let serving = runtime.spawn({
+        let server = server.clone();
+        async move {
+            let service = server.serve(server_io).await?;
+            service.waiting().await?;
+            anyhow::Ok(())
         }
-        report.notes.append(&mut run.notes);
-        client
-            .cancel()
-            .await
-            .context("the replay did not disconnect")?;
-        serving.await.context("the server task failed")??;
-        anyhow::Ok(())
-    })?;
+    });
+    let client = runtime
+        .block_on(().serve(client_io))
+        .context("the replay could not connect")?;
+    let mut run = Run {
+        original,
+        options,
+        runtime: &runtime,
+        server: &server,
+        client: &client,
+        written: &written,
+        today: HashMap::new(),
+        recorded: HashMap::new(),
+        notes: Vec::new(),
+        displays_compared: false,
+    };
+    let total = original.steps.len();
+    for (k, step) in original.steps.iter().enumerate() {
+        let result = run.step(k, step);
+        let diverged = matches!(result.verdict, Verdict::Diverged(_));
+        report.steps.push(result);
+        progress(k + 1, total);
+        if diverged {
+            report.not_run = total - k - 1;
+            break;
+        }
+    }
+    report.notes.append(&mut run.notes);
+    runtime
+        .block_on(client.cancel())
+        .context("the replay did not disconnect")?;
+    runtime
+        .block_on(serving)
+        .context("the server task failed")??;
     Ok(report)
 }
 
@@ -116,15 +123,17 @@ fn notes(original: &Recording, device: &str) -> Vec<String> {
 struct Run<'a, D: ServedDevice, C: ServedClock> {
     original: &'a Recording,
     options: &'a Options,
+    /// Where the agent's calls are made.
+    runtime: &'a Runtime,
     server: &'a PhoneServer<D, C>,
     client: &'a RunningService<RoleClient, ()>,
     written: &'a Receiver<Step>,
     /// Today's screen in the place of each recorded version.
     today: HashMap<String, Arc<Observation>>,
     /// Recorded screens as the agent read them, by dump and pixel text files (one version
-    /// may have had several dumps: the same text at other exact bounds); `None` when
-    /// unreadable.
-    recorded: HashMap<ScreenFiles, Option<Arc<(Tree, Pruned)>>>,
+    /// may have had several dumps: the same text at other exact bounds), or why one cannot
+    /// be read.
+    recorded: HashMap<ScreenFiles, Loaded>,
     /// What could not be compared, as it is found.
     notes: Vec<String>,
     /// Whether the display sizes of then and now were compared yet.
@@ -133,6 +142,9 @@ struct Run<'a, D: ServedDevice, C: ServedClock> {
 
 /// A recorded screen's files: its dump, and the text read in its pixels.
 type ScreenFiles = (String, Option<String>);
+
+/// A recorded screen as the agent read it, or why it cannot be read.
+type Loaded = Result<Arc<(Tree, Pruned)>, String>;
 
 /// What a recorded call becomes today.
 enum Sent {
@@ -143,7 +155,7 @@ enum Sent {
 }
 
 impl<D: ServedDevice, C: ServedClock> Run<'_, D, C> {
-    async fn step(&mut self, k: usize, step: &Step) -> StepResult {
+    fn step(&mut self, k: usize, step: &Step) -> StepResult {
         let before = self.server.session().latest();
         if let (Some(screen), Some(seen)) = (&step.before, &before) {
             self.today
@@ -154,7 +166,7 @@ impl<D: ServedDevice, C: ServedClock> Run<'_, D, C> {
             Sent::Call(arguments, target) => (arguments, target),
             Sent::Diverged(why, target) => return not_sent(step, why, target),
         };
-        let today = match self.call(step, arguments).await {
+        let today = match self.call(step, arguments) {
             Ok(today) => today,
             Err(why) => return not_sent(step, why, target),
         };
@@ -185,23 +197,30 @@ impl<D: ServedDevice, C: ServedClock> Run<'_, D, C> {
     }
 
     /// The latest recorded screen of `version` up to step index `k`, as the agent read it.
-    fn recorded(&mut self, k: usize, version: &str) -> Option<Arc<(Tree, Pruned)>> {
+    fn recorded(&mut self, k: usize, version: &str) -> Loaded {
         let original = self.original;
-        let screen = replay::screen_of(&original.steps[..=k], version)?;
+        let Some(screen) = replay::screen_of(&original.steps[..=k], version) else {
+            return Err("no step of the recording up to this one shows it".to_owned());
+        };
         self.recorded_screen(screen)
     }
 
     /// A recorded screen as the agent read it (loaded once).
-    fn recorded_screen(&mut self, screen: &ScreenRef) -> Option<Arc<(Tree, Pruned)>> {
+    fn recorded_screen(&mut self, screen: &ScreenRef) -> Loaded {
         // One dump can be several screens: other text read in its pixels.
         let files = (screen.dump.clone(), screen.pixel_text.clone());
         if let Some(known) = self.recorded.get(&files) {
             return known.clone();
         }
-        let loaded = replay::recorded_screen(self.original, screen)
-            .ok()
-            .flatten()
-            .map(Arc::new);
+        let loaded = match replay::recorded_screen(self.original, screen) {
+            Ok(Some(read)) => Ok(Arc::new(read)),
+            Ok(None) => Err(
+                "its dump does not parse, or does not prune back to the text \
+                             recorded (another tapscope's rules)"
+                    .to_owned(),
+            ),
+            Err(error) => Err(error.to_string()),
+        };
         self.recorded.insert(files, loaded.clone());
         loaded
     }
@@ -219,20 +238,20 @@ impl<D: ServedDevice, C: ServedClock> Run<'_, D, C> {
         let then = self.recorded(k, &handle.version);
         let target = then
             .as_ref()
+            .ok()
             .and_then(|s| s.1.resolve(handle.i))
             .map(|n| n.name().to_string());
-        let Some(then) = then else {
-            let why = format!(
-                "its files in {} are missing or were pruned otherwise",
-                self.original.dir.display()
-            );
-            return Sent::Diverged(
-                Divergence::ScreenUnknown {
-                    version: handle.version.clone(),
-                    why,
-                },
-                target,
-            );
+        let then = match then {
+            Ok(then) => then,
+            Err(why) => {
+                return Sent::Diverged(
+                    Divergence::ScreenUnknown {
+                        version: handle.version.clone(),
+                        why,
+                    },
+                    target,
+                );
+            }
         };
         let Some(now) = self.today.get(&handle.version).cloned() else {
             if step.outcome == StepOutcome::Refused {
@@ -296,11 +315,11 @@ impl<D: ServedDevice, C: ServedClock> Run<'_, D, C> {
     }
 
     /// Sends the call and returns today's step as the replay's recording wrote it.
-    async fn call(&self, step: &Step, arguments: serde_json::Value) -> Result<Step, Divergence> {
+    fn call(&self, step: &Step, arguments: serde_json::Value) -> Result<Step, Divergence> {
         if step.actor == Actor::Person {
-            self.person_call(step, arguments).await?;
+            self.person_call(step, &arguments)?;
         } else {
-            self.agent_call(step, arguments).await?;
+            self.agent_call(step, arguments)?;
         }
         self.written.try_recv().map_err(|_| Divergence::Device {
             error: "the call left no step in the replay's recording (it stopped recording)"
@@ -309,16 +328,12 @@ impl<D: ServedDevice, C: ServedClock> Run<'_, D, C> {
     }
 
     /// An agent's call, through the tools as the agent made it.
-    async fn agent_call(
-        &self,
-        step: &Step,
-        arguments: serde_json::Value,
-    ) -> Result<(), Divergence> {
+    fn agent_call(&self, step: &Step, arguments: serde_json::Value) -> Result<(), Divergence> {
         let mut request = CallToolRequestParams::new(step.tool.clone());
         if let serde_json::Value::Object(map) = arguments {
             request = request.with_arguments(map);
         }
-        match self.client.call_tool(request).await {
+        match self.runtime.block_on(self.client.call_tool(request)) {
             // A refusal of the protocol's is recorded as a refused step too.
             Ok(_) | Err(ServiceError::McpError(_)) => Ok(()),
             Err(other) => Err(Divergence::Device {
@@ -328,23 +343,13 @@ impl<D: ServedDevice, C: ServedClock> Run<'_, D, C> {
     }
 
     /// A person's call, through the person's side of the server (display pixels, the gate).
-    async fn person_call(
-        &self,
-        step: &Step,
-        arguments: serde_json::Value,
-    ) -> Result<(), Divergence> {
-        let server = self.server.clone();
-        let tool = step.tool.clone();
-        let made = tokio::task::spawn_blocking(move || {
-            if tool == "screen_operation_accessibility" {
-                return Ok(server.person_observe().map(drop));
-            }
-            person::action(&tool, &arguments).map(|action| server.person_act(&action).map(drop))
-        })
-        .await
-        .map_err(|e| Divergence::Device {
-            error: format!("the call could not be made: {e}"),
-        })?;
+    fn person_call(&self, step: &Step, arguments: &serde_json::Value) -> Result<(), Divergence> {
+        let made = if step.tool == "screen_operation_accessibility" {
+            Ok(self.server.person_observe().map(drop))
+        } else {
+            person::action(&step.tool, arguments)
+                .map(|action| self.server.person_act(&action).map(drop))
+        };
         // A call that failed is a step like any other; one that could not be made is not.
         made.map(drop)
             .map_err(|why| Divergence::NotReplayable { why })
@@ -358,15 +363,24 @@ impl<D: ServedDevice, C: ServedClock> Run<'_, D, C> {
         before: Option<&Observation>,
         target: Option<String>,
     ) -> StepResult {
-        let then_after = step.after.as_ref().and_then(|s| self.recorded_screen(s));
-        let then_before = step.before.as_ref().and_then(|s| self.recorded_screen(s));
-        if let (Some(screen), None) = (&step.after, &then_after) {
-            self.notes.push(format!(
-                "step {}: the recorded screen after it ({}) cannot be read, so only its outcome \
-                 was compared",
-                step.step, screen.dump
-            ));
-        }
+        let then_after = match &step.after {
+            Some(screen) => match self.recorded_screen(screen) {
+                Ok(read) => Some(read),
+                Err(why) => {
+                    self.notes.push(format!(
+                        "step {}: the recorded screen after it ({}) cannot be read, so only its \
+                         outcome was compared: {why}",
+                        step.step, screen.dump
+                    ));
+                    None
+                }
+            },
+            None => None,
+        };
+        let then_before = step
+            .before
+            .as_ref()
+            .and_then(|s| self.recorded_screen(s).ok());
         if let (Some(then), Some(now), false) = (&then_after, after, self.displays_compared) {
             self.displays_compared = true;
             let (was, is) = (then.1.display, now.pruned.display);

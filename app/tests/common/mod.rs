@@ -16,6 +16,7 @@ use tapscope::mcp::{PhoneServer, ServedDevice};
 use tapscope_core::device::sim::Sim;
 use tapscope_core::session::{Session, SessionConfig};
 use tapscope_core::stability::{Clock, VirtualClock};
+use tapscope_tests::tree;
 
 pub const STALE: &str = "Token version mismatch, viewport updated. Call screen_operation_accessibility to fetch the latest tree.";
 
@@ -58,26 +59,12 @@ pub fn call(name: &'static str, args: Value) -> CallToolRequestParams {
 
 /// The version at the top of the last tree in `text`.
 pub fn version_of(text: &str) -> String {
-    text.lines()
-        .filter_map(|l| l.strip_prefix("version: "))
-        .next_back()
-        .expect("a version line")
-        .trim_matches('"')
-        .to_owned()
+    tree::version(text).expect("a version line").to_owned()
 }
 
 /// The handle of the first line with an `i` that `wanted` accepts.
 pub fn handle_where(tree: &str, wanted: impl Fn(&str) -> bool) -> String {
-    let line = tree
-        .lines()
-        .find(|l| l.contains("i: ") && wanted(l))
-        .unwrap_or_else(|| panic!("no such line in:\n{tree}"));
-    let i = line
-        .split("i: ")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .expect("an i on the line");
-    format!("{}_{i}", version_of(tree))
+    tree::handle_where(tree, wanted).unwrap_or_else(|| panic!("no such line in:\n{tree}"))
 }
 
 /// The handle of the line that shows `label`.

@@ -33,6 +33,11 @@ pub struct Display {
     pub rotation: u8,
 }
 
+/// How long a swipe's finger moves when no duration is given: what Android's own `input
+/// swipe` takes, and so every swipe of tapscope's that names none (a scroll, a person's drag,
+/// an agent's swipe without `duration_ms`).
+pub const DEFAULT_SWIPE: Duration = Duration::from_millis(300);
+
 /// Keys an agent or a person can press.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

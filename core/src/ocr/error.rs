@@ -59,6 +59,14 @@ pub enum OcrError {
     #[error("the image is not a readable PNG ({reason}): pass the PNG bytes of a screenshot")]
     NotPng { reason: String },
 
+    /// A [`super::Transcript`] was asked for the words of a picture none were filed for.
+    #[error(
+        "no words were filed for this {width}×{height} picture: a transcript reads back only \
+         the screenshots its device drew, at the size it drew them (`Sim::transcript`); read \
+         any other picture with `Tesseract::find`"
+    )]
+    Untranscribed { width: u32, height: u32 },
+
     /// An image too large to decode safely, let alone read.
     #[error(
         "the image is {width}×{height} pixels, over the {limit}-pixel limit (a phone screen is \

@@ -11,7 +11,7 @@
 
 use std::io::Cursor;
 
-use image::{ImageEncoder, ImageReader, Limits};
+use image::{ImageEncoder, ImageFormat, ImageReader, Limits};
 
 use super::OcrError;
 use super::level::{level, radius_for};
@@ -22,8 +22,6 @@ use crate::model::Rect;
 pub const MAX_SIDE: u32 = 4096;
 /// Images with more pixels are refused (256 MiB as RGBA).
 pub const MAX_PIXELS: u64 = 64 << 20;
-
-const SIGNATURE: [u8; 8] = [0x89, b'P', b'N', b'G', b'\r', b'\n', 0x1a, b'\n'];
 
 /// The bytes to give Tesseract and how its pixels map back to the image's.
 #[derive(Debug)]
@@ -60,23 +58,8 @@ impl Prepared {
 /// when shorter than `upscale_below`), its ink made dark on white ([`light_paper`],
 /// [`level`]) and encoded again.
 pub(super) fn prepare(png: &[u8], upscale_below: u32) -> Result<Prepared, OcrError> {
-    let (width, height) = png_size(png)?;
-    let pixels = u64::from(width) * u64::from(height);
-    if pixels > MAX_PIXELS {
-        return Err(OcrError::TooLarge {
-            width,
-            height,
-            limit: MAX_PIXELS,
-        });
-    }
-    let not_png = |e: image::ImageError| OcrError::NotPng {
-        reason: e.to_string(),
-    };
-    let mut reader = ImageReader::with_format(Cursor::new(png), image::ImageFormat::Png);
-    let mut limits = Limits::default();
-    limits.max_alloc = Some(MAX_PIXELS * 4 + (16 << 20));
-    reader.limits(limits);
-    let mut grey = reader.decode().map_err(not_png)?.into_luma8();
+    let mut grey = decode(png)?.into_luma8();
+    let (width, height) = grey.dimensions();
     let (mut w, mut h) = (width, height);
     if width.max(height) > MAX_SIDE {
         let scale = f64::from(MAX_SIDE) / f64::from(width.max(height));
@@ -103,22 +86,49 @@ pub(super) fn prepare(png: &[u8], upscale_below: u32) -> Result<Prepared, OcrErr
     })
 }
 
-/// Width and height from the PNG's header (its first chunk, IHDR), without decoding.
+/// `png` decoded, once its header has shown a size under [`MAX_PIXELS`].
+pub(super) fn decode(png: &[u8]) -> Result<image::DynamicImage, OcrError> {
+    let (width, height) = png_size(png)?;
+    let pixels = u64::from(width) * u64::from(height);
+    if pixels > MAX_PIXELS {
+        return Err(OcrError::TooLarge {
+            width,
+            height,
+            limit: MAX_PIXELS,
+        });
+    }
+    let mut reader = ImageReader::with_format(Cursor::new(png), ImageFormat::Png);
+    let mut limits = Limits::default();
+    limits.max_alloc = Some(MAX_PIXELS * 4 + (16 << 20));
+    reader.limits(limits);
+    reader.decode().map_err(not_png)
+}
+
+fn not_png(e: image::ImageError) -> OcrError {
+    OcrError::NotPng {
+        reason: e.to_string(),
+    }
+}
+
+/// Width and height from the PNG's header, without decoding its pixels.
 pub fn png_size(png: &[u8]) -> Result<(u32, u32), OcrError> {
-    let reason = |r: &str| OcrError::NotPng { reason: r.into() };
+    let reason = |r: String| OcrError::NotPng { reason: r };
     if png.is_empty() {
-        return Err(reason("no bytes"));
+        return Err(reason("no bytes".into()));
     }
-    if png.len() < 24 || png[..8] != SIGNATURE {
-        return Err(reason("no PNG signature"));
+    let reader = ImageReader::new(Cursor::new(png))
+        .with_guessed_format()
+        .map_err(|e| reason(e.to_string()))?;
+    match reader.format() {
+        Some(ImageFormat::Png) => {}
+        Some(other) => return Err(reason(format!("a {other:?} image, not a PNG"))),
+        None => return Err(reason("no PNG signature".into())),
     }
-    if &png[12..16] != b"IHDR" {
-        return Err(reason("no IHDR header chunk"));
-    }
-    let be = |at: usize| u32::from_be_bytes([png[at], png[at + 1], png[at + 2], png[at + 3]]);
-    let (width, height) = (be(16), be(20));
+    let (width, height) = reader
+        .into_dimensions()
+        .map_err(|e| reason(e.to_string()))?;
     if width == 0 || height == 0 {
-        return Err(reason("a side of 0 pixels"));
+        return Err(reason("a side of 0 pixels".into()));
     }
     Ok((width, height))
 }
@@ -136,6 +146,32 @@ mod tests {
         bytes
     }
 
+    /// `png` with its header (IHDR) saying `width` × `height`, its checksum made to match:
+    /// a header that claims a size, as a crafted file would.
+    fn claiming(mut png: Vec<u8>, width: u32, height: u32) -> Vec<u8> {
+        png[16..20].copy_from_slice(&width.to_be_bytes());
+        png[20..24].copy_from_slice(&height.to_be_bytes());
+        let crc = crc32(&png[12..29]);
+        png[29..33].copy_from_slice(&crc.to_be_bytes());
+        png
+    }
+
+    /// CRC-32 (IEEE), as a PNG chunk's checksum.
+    fn crc32(bytes: &[u8]) -> u32 {
+        let mut crc = !0u32;
+        for &b in bytes {
+            crc ^= u32::from(b);
+            for _ in 0..8 {
+                crc = if crc & 1 == 1 {
+                    (crc >> 1) ^ 0xedb8_8320
+                } else {
+                    crc >> 1
+                };
+            }
+        }
+        !crc
+    }
+
     #[test]
     fn the_size_comes_from_the_header_and_junk_is_not_a_png() {
         assert_eq!(png_size(&png(461, 1024)).unwrap(), (461, 1024));
@@ -145,9 +181,13 @@ mod tests {
                 "{junk:?}"
             );
         }
-        let mut zero = png(3, 3);
-        zero[16..20].copy_from_slice(&0u32.to_be_bytes());
+        let zero = claiming(png(3, 3), 0, 3);
         assert!(matches!(png_size(&zero), Err(OcrError::NotPng { .. })));
+        // A header whose checksum does not match is damaged, not a size to trust.
+        let mut damaged = png(3, 3);
+        damaged[16..20].copy_from_slice(&7u32.to_be_bytes());
+        assert!(matches!(png_size(&damaged), Err(OcrError::NotPng { .. })));
+        assert_eq!(png_size(&claiming(png(3, 3), 7, 9)).unwrap(), (7, 9));
     }
 
     #[test]
@@ -187,9 +227,7 @@ mod tests {
 
     #[test]
     fn a_header_claiming_too_many_pixels_is_refused_before_decoding() {
-        let mut bytes = png(3, 3);
-        bytes[16..20].copy_from_slice(&20_000u32.to_be_bytes());
-        bytes[20..24].copy_from_slice(&20_000u32.to_be_bytes());
+        let bytes = claiming(png(3, 3), 20_000, 20_000);
         match prepare(&bytes, 0) {
             Err(OcrError::TooLarge { width, height, .. }) => {
                 assert_eq!((width, height), (20_000, 20_000));
@@ -197,8 +235,7 @@ mod tests {
             other => panic!("{other:?}"),
         }
         // Claiming to be long but holding 3×3 pixels: a decoding error, not a panic.
-        let mut lying = png(3, 3);
-        lying[20..24].copy_from_slice(&5_000u32.to_be_bytes());
+        let lying = claiming(png(3, 3), 3, 5_000);
         assert!(matches!(prepare(&lying, 0), Err(OcrError::NotPng { .. })));
     }
 }

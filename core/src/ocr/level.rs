@@ -10,9 +10,13 @@
 //! wide, a headline's, are ink.
 //! Where more than 55 % of a neighbourhood (twice the window) comes out dark, it is
 //! texture (a photo, noise), not text, and is left white.
-//! The filters are van Herk/Gil-Werman's: three comparisons a pixel whatever the window.
+//! The max and min filters are `imageproc`'s grayscale dilation and erosion, the square
+//! window taken as a line across and then a line down: the same result as the square
+//! mask, and faster than it or a running filter of three comparisons a pixel on the
+//! screenshots OCR reads (`benches/ocr_prepare.rs`, docs/ocr.md).
 
 use image::GrayImage;
+use imageproc::morphology::{Mask, grayscale_dilate, grayscale_erode};
 
 /// How much a difference from the paper is strengthened.
 const GAIN: u32 = 3;
@@ -28,17 +32,10 @@ pub(super) fn radius_for(longest: u32) -> usize {
 pub(super) fn level(grey: &GrayImage, radius: usize) -> GrayImage {
     let (w, h) = (grey.width() as usize, grey.height() as usize);
     let src = grey.as_raw();
-    // The closing, rows then (transposed) columns: max, max, min, min.
-    let mut paper = src.clone();
-    rows(&mut paper, w, radius, u8::max);
-    let mut t = transpose(&paper, w, h);
-    rows(&mut t, h, radius, u8::max);
-    rows(&mut t, h, radius, u8::min);
-    let mut paper = transpose(&t, h, w);
-    rows(&mut paper, w, radius, u8::min);
+    let paper = closing(grey, radius);
     let mut out: Vec<u8> = src
         .iter()
-        .zip(&paper)
+        .zip(paper.as_raw())
         .map(|(&g, &p)| {
             let ink = u32::from(p.saturating_sub(g)) * GAIN;
             255 - ink.min(255) as u8
@@ -81,57 +78,31 @@ fn dark_share(dark: &[u8], w: usize, h: usize, r: usize) -> Vec<f32> {
     out
 }
 
-/// Each row of `data` (rows of `width`) replaced by `pick` over a window of `2r + 1`,
-/// clipped at the ends.
-fn rows(data: &mut [u8], width: usize, r: usize, pick: impl Fn(u8, u8) -> u8 + Copy) {
-    if width == 0 || r == 0 {
-        return;
-    }
-    let window = 2 * r + 1;
-    // The row padded by r on either side with its own end values, then to whole blocks.
-    let padded_len = (width + 2 * r).div_ceil(window) * window;
-    let mut padded = vec![0u8; padded_len];
-    let mut ahead = vec![0u8; padded_len];
-    let mut behind = vec![0u8; padded_len];
-    for row in data.chunks_exact_mut(width) {
-        let (first, last) = (row[0], row[width - 1]);
-        padded[..r].fill(first);
-        padded[r..r + width].copy_from_slice(row);
-        padded[r + width..].fill(last);
-        // `ahead`: from each block's start to here; `behind`: from here to its end.
-        for start in (0..padded_len).step_by(window) {
-            ahead[start] = padded[start];
-            for i in start + 1..start + window {
-                ahead[i] = pick(ahead[i - 1], padded[i]);
-            }
-            let end = start + window - 1;
-            behind[end] = padded[end];
-            for i in (start..end).rev() {
-                behind[i] = pick(behind[i + 1], padded[i]);
-            }
-        }
-        // row[x]'s window is padded[x ..= x + 2r]: the tail of one block, the head of
-        // the next.
-        for (x, out) in row.iter_mut().enumerate() {
-            *out = pick(behind[x], ahead[x + 2 * r]);
-        }
-    }
+/// The closing of `grey` over a square window of half-width `radius` (at most 255): a
+/// max then a min filter, each across then down.
+pub(super) fn closing(grey: &GrayImage, radius: usize) -> GrayImage {
+    let r = u8::try_from(radius).unwrap_or(u8::MAX);
+    let (across, down) = (line(r, Along::Across), line(r, Along::Down));
+    let max = grayscale_dilate(&grayscale_dilate(grey, &across), &down);
+    grayscale_erode(&grayscale_erode(&max, &across), &down)
 }
 
-/// `data` (`height` rows of `width`) with rows and columns swapped, in cache-sized tiles.
-fn transpose(data: &[u8], width: usize, height: usize) -> Vec<u8> {
-    const TILE: usize = 32;
-    let mut out = vec![0u8; data.len()];
-    for y0 in (0..height).step_by(TILE) {
-        for x0 in (0..width).step_by(TILE) {
-            for y in y0..(y0 + TILE).min(height) {
-                for x in x0..(x0 + TILE).min(width) {
-                    out[x * height + y] = data[y * width + x];
-                }
-            }
-        }
+/// Which way a line runs.
+#[derive(Clone, Copy, Debug)]
+enum Along {
+    Across,
+    Down,
+}
+
+/// The `2r + 1` pixels of a row (or a column) centred on a pixel, as a mask; clipped at the
+/// image's edges, so a window off its end holds what is left of it.
+fn line(r: u8, along: Along) -> Mask {
+    let side = 2 * u32::from(r) + 1;
+    let white = image::Luma([u8::MAX]);
+    match along {
+        Along::Across => Mask::from_image(&GrayImage::from_pixel(side, 1, white), r, 0),
+        Along::Down => Mask::from_image(&GrayImage::from_pixel(1, side, white), 0, r),
     }
-    out
 }
 
 #[cfg(test)]
@@ -150,22 +121,58 @@ mod tests {
             .collect()
     }
 
+    /// `data` filtered by the max (or min) over a line of `r`, as one row or one column.
+    fn filtered(data: &[u8], r: u8, along: Along, max: bool) -> Vec<u8> {
+        let n = data.len() as u32;
+        let (w, h) = match along {
+            Along::Across => (n, 1),
+            Along::Down => (1, n),
+        };
+        let img = GrayImage::from_raw(w, h, data.to_vec()).unwrap();
+        let mask = line(r, along);
+        let out = if max {
+            grayscale_dilate(&img, &mask)
+        } else {
+            grayscale_erode(&img, &mask)
+        };
+        out.into_raw()
+    }
+
+    /// The pick over the `(2r + 1)²` window around each pixel of `img`, clipped at its
+    /// edges, by brute force.
+    fn naive_square(img: &GrayImage, r: u32, pick: fn(u8, u8) -> u8) -> GrayImage {
+        GrayImage::from_fn(img.width(), img.height(), |x, y| {
+            let xs = x.saturating_sub(r)..=(x + r).min(img.width() - 1);
+            let ys = y.saturating_sub(r)..=(y + r).min(img.height() - 1);
+            let v = ys
+                .flat_map(|yy| xs.clone().map(move |xx| (xx, yy)))
+                .map(|(xx, yy)| img.get_pixel(xx, yy).0[0])
+                .fold(img.get_pixel(x, y).0[0], pick);
+            Luma([v])
+        })
+    }
+
     #[test]
     fn the_running_filter_equals_brute_force() {
         let mut rng = fastrand::Rng::with_seed(9);
         for width in [1, 2, 5, 17, 64, 101] {
-            for r in [1, 2, 3, 8, 40] {
+            for r in [1u8, 2, 3, 8, 40] {
                 let row: Vec<u8> = (0..width).map(|_| rng.u8(..)).collect();
-                let mut fast = row.clone();
-                rows(&mut fast, width, r, u8::max);
-                assert_eq!(fast, naive(&row, r, u8::max), "max, width {width} r {r}");
-                let mut fast = row.clone();
-                rows(&mut fast, width, r, u8::min);
-                assert_eq!(fast, naive(&row, r, u8::min), "min, width {width} r {r}");
+                let wide = usize::from(r);
+                let (max, min) = (naive(&row, wide, u8::max), naive(&row, wide, u8::min));
+                // A column is filtered as the same pixels in a row are.
+                for along in [Along::Across, Along::Down] {
+                    let fast = filtered(&row, r, along, true);
+                    assert_eq!(fast, max, "max, width {width} r {r} {along:?}");
+                    let fast = filtered(&row, r, along, false);
+                    assert_eq!(fast, min, "min, width {width} r {r} {along:?}");
+                }
             }
         }
-        let data: Vec<u8> = (0..=254).collect();
-        assert_eq!(transpose(&transpose(&data, 15, 17), 17, 15), data);
+        // The closing is the square window's max, then its min.
+        let img = GrayImage::from_fn(31, 23, |_, _| Luma([rng.u8(..)]));
+        let closed = naive_square(&naive_square(&img, 3, u8::max), 3, u8::min);
+        assert_eq!(closing(&img, 3), closed);
     }
 
     #[test]

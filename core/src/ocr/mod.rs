@@ -19,7 +19,7 @@
 //! Linking libtesseract (through `tesseract-sys` or `leptess`) would put a C++ build and
 //! its `-dev` packages (libtesseract-dev, libleptonica-dev, clang for bindgen) in every
 //! build of tapscope, and make the binary fail to start where the library is missing.
-//! Running the command needs no new crate and no build step: tapscope builds, and every
+//! Running the command needs no binding crate and no build step: tapscope builds, and every
 //! command that does not read pixels works, on a machine without Tesseract; the one that
 //! does says how to install it ([`OcrError::NotInstalled`]). The price is a process per
 //! image, whose start (loading the English model) is about 50 ms of the measured time.
@@ -29,16 +29,24 @@
 //! The image is first made what Tesseract reads best, dark ink on white paper
 //! everywhere: Tesseract binarizes a page with one threshold, which loses light text on
 //! dark bars, text on filled buttons and faint grey text beside black. Regions whose
-//! paper is dark are inverted (`polarity`), the paper is levelled to white and faint ink
-//! strengthened (`level`). Then `tesseract stdin stdout -l eng --oem 1 --psm 11 tsv`
+//! paper is dark are inverted (`polarity`, on the regions of `regions`), the paper is
+//! levelled to white and faint ink strengthened (`level`, by `imageproc`'s grayscale
+//! closing). Then `tesseract stdin stdout -l eng --oem 1 --psm 11 tsv`
 //! runs with `OMP_THREAD_LIMIT=1` ([`Tesseract::arguments`]): the PNG on stdin, TSV on
 //! stdout, the LSTM engine, sparse text (a screen is labels scattered over a canvas),
 //! one core. Pipes are read on their own threads and the run has a ceiling
-//! ([`Tesseract::with_timeout`], [`DEFAULT_TIMEOUT`]) at which the process is killed.
-//! Words are grouped into lines by Tesseract's block, paragraph and line numbers; words
+//! ([`Tesseract::with_timeout`], [`DEFAULT_TIMEOUT`]) at which the process is killed
+//! (`wait-timeout`). The TSV is split by the `csv` crate, and its words are grouped into lines by Tesseract's block, paragraph and line numbers; words
 //! under the caller's floor, and words without a letter or a digit, are dropped.
 //! `score` (feature `measure`) measures a read against known words; docs/ocr.md has the
 //! numbers.
+//!
+//! # Engines
+//!
+//! A reader is a [`TextReader`]: [`Tesseract`], or a [`Transcript`], the stand-in that
+//! reads back the words a device filed with the pictures it drew (the sim's
+//! `Sim::transcript`), exact and the same on every machine, Tesseract or not. A session
+//! finds Tesseract once unless it is given a reader (`Session::with_text_reader`).
 //!
 //! # Bad input
 //!
@@ -54,13 +62,18 @@ mod image;
 mod level;
 mod polarity;
 mod process;
+mod reader;
+mod regions;
 #[cfg(feature = "measure")]
 pub mod score;
+mod transcript;
 mod tsv;
 
 pub use engine::{DEFAULT_TIMEOUT, PAGE_SEGMENTATION, Tesseract};
 pub use error::OcrError;
 pub use image::{MAX_PIXELS, MAX_SIDE, png_size};
+pub use reader::TextReader;
+pub use transcript::{KEPT, KNOWN, Transcript};
 
 use serde::Serialize;
 

@@ -2,7 +2,7 @@
 //! threshold suits them all: light text on a dark bar, on a coloured button, on a game's
 //! night sky, inverted in place.
 //!
-//! The picture is split at mid-grey into dark and light regions (connected components:
+//! The picture is split at mid-grey into dark and light regions ([`super::regions`]:
 //! 8-connected dark, 4-connected light, so that regions nest as a tree). A region is
 //! **paper** when it is large: wider than a sixth or taller than a twelfth of the
 //! image's longest side, or a nearly filled shape (three quarters of its box) whose
@@ -13,8 +13,7 @@
 
 use image::GrayImage;
 
-/// Below this grey a pixel is dark.
-const MID: u8 = 128;
+use super::regions::{Region, Regions};
 
 /// `grey` with each pixel inverted whose paper is dark.
 pub(super) fn light_paper(grey: &GrayImage) -> GrayImage {
@@ -30,93 +29,7 @@ pub(super) fn light_paper(grey: &GrayImage) -> GrayImage {
     GrayImage::from_raw(grey.width(), grey.height(), out).unwrap_or_else(|| grey.clone())
 }
 
-/// One connected region's colour, box, size and the region above its first pixel.
-#[derive(Clone, Copy, Debug)]
-struct Region {
-    dark: bool,
-    left: u32,
-    top: u32,
-    right: u32,
-    bottom: u32,
-    area: u64,
-    /// The region just above its first pixel in raster order: the one enclosing it
-    /// (regions nest as a tree under these connectivities); `None` on the top row.
-    parent: Option<u32>,
-}
-
-/// Each pixel's region, numbered in the raster order of their first pixels.
-struct Regions {
-    label: Vec<u32>,
-    regions: Vec<Region>,
-}
-
 impl Regions {
-    fn of(src: &[u8], w: usize, h: usize) -> Self {
-        let dark = |i: usize| src[i] < MID;
-        let mut label = vec![0u32; w * h];
-        let mut sets = UnionFind::default();
-        for y in 0..h {
-            for x in 0..w {
-                let i = y * w + x;
-                let d = dark(i);
-                let mut found: Option<u32> = None;
-                let mut join = |j: usize| {
-                    if dark(j) == d {
-                        let l = label[j];
-                        match found {
-                            None => found = Some(l),
-                            Some(f) => sets.union(f, l),
-                        }
-                    }
-                };
-                if x > 0 {
-                    join(i - 1);
-                }
-                if y > 0 {
-                    join(i - w);
-                    // Dark regions are 8-connected: diagonals too.
-                    if d && x > 0 {
-                        join(i - w - 1);
-                    }
-                    if d && x + 1 < w {
-                        join(i - w + 1);
-                    }
-                }
-                label[i] = found.unwrap_or_else(|| sets.make());
-            }
-        }
-        // Roots renumbered by first pixel, and each region measured.
-        let mut number = vec![u32::MAX; sets.parent.len()];
-        let mut regions: Vec<Region> = Vec::new();
-        for y in 0..h {
-            for x in 0..w {
-                let i = y * w + x;
-                let root = sets.find(label[i]) as usize;
-                if number[root] == u32::MAX {
-                    number[root] = regions.len() as u32;
-                    let parent = (y > 0).then(|| label[i - w]);
-                    regions.push(Region {
-                        dark: dark(i),
-                        left: x as u32,
-                        top: y as u32,
-                        right: x as u32,
-                        bottom: y as u32,
-                        area: 0,
-                        parent,
-                    });
-                }
-                let n = number[root];
-                label[i] = n;
-                let r = &mut regions[n as usize];
-                r.left = r.left.min(x as u32);
-                r.right = r.right.max(x as u32);
-                r.bottom = y as u32;
-                r.area += 1;
-            }
-        }
-        Self { label, regions }
-    }
-
     /// For each region, whether the paper it lies on is dark.
     fn dark_paper(&self, longest: usize) -> Vec<bool> {
         let longest = longest as u64;
@@ -147,37 +60,6 @@ impl Regions {
             };
         }
         dark
-    }
-}
-
-/// Disjoint sets of provisional labels, by path halving and union by lower label.
-#[derive(Default)]
-struct UnionFind {
-    parent: Vec<u32>,
-}
-
-impl UnionFind {
-    fn make(&mut self) -> u32 {
-        let l = self.parent.len() as u32;
-        self.parent.push(l);
-        l
-    }
-
-    fn find(&mut self, mut l: u32) -> u32 {
-        while self.parent[l as usize] != l {
-            let grand = self.parent[self.parent[l as usize] as usize];
-            self.parent[l as usize] = grand;
-            l = grand;
-        }
-        l
-    }
-
-    fn union(&mut self, a: u32, b: u32) {
-        let (a, b) = (self.find(a), self.find(b));
-        if a != b {
-            let (lo, hi) = (a.min(b), a.max(b));
-            self.parent[hi as usize] = lo;
-        }
     }
 }
 

@@ -1,13 +1,16 @@
 //! One run of a program with bytes on its stdin and a ceiling: stdin written and stdout
-//! and stderr read on their own threads, so no full pipe blocks either side; the threads
-//! report on one channel, and the ceiling is that channel's receive timeout, after which
-//! the process is killed and reaped. Nothing sleeps or polls.
+//! and stderr read on their own threads, so no full pipe blocks either side, while the
+//! caller waits for the exit under the ceiling (`wait-timeout`); past it the process is
+//! killed and reaped. The outputs are then taken from the readers in what is left of the
+//! ceiling (a process the program started may still hold a pipe). Nothing sleeps or polls.
 
 use std::io::{self, Read, Write};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
+
+use wait_timeout::ChildExt;
 
 /// More output than this from one stream is refused (the TSV of a phone screen is a
 /// few kilobytes; this is a runaway program).
@@ -27,7 +30,7 @@ pub(super) enum RunError {
     Spawn(io::Error),
     /// Still running at the ceiling: killed.
     TimedOut,
-    /// A pipe failed, or a stream went over [`MAX_OUTPUT`] (then the process is killed).
+    /// A pipe or the wait failed, or a stream went over [`MAX_OUTPUT`].
     Io(io::Error),
 }
 
@@ -48,33 +51,23 @@ pub(super) fn run(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let mut child = command.spawn().map_err(RunError::Spawn)?;
-    match collect(&mut child, input, started, ceiling) {
-        Ok((stdout, stderr)) => {
-            // Both pipes closed: the process is exiting, and this reaps it.
-            let status = child.wait().map_err(RunError::Io)?;
-            Ok(Finished {
-                status,
-                stdout,
-                stderr,
-            })
-        }
-        Err(e) => {
-            // Errors here only mean it already exited.
-            let _ = child.kill();
-            let _ = child.wait();
-            Err(e)
-        }
+    let finished = finish(&mut child, input, started, ceiling);
+    if finished.is_err() {
+        // Errors here only mean it already exited (and was reaped).
+        let _ = child.kill();
+        let _ = child.wait();
     }
+    finished
 }
 
-/// Feeds `input` and gathers both outputs, or gives up at `started + ceiling`.
-fn collect(
+/// Feeds `input`, waits for the exit and gathers both outputs, or gives up at
+/// `started + ceiling`.
+fn finish(
     child: &mut Child,
     input: Vec<u8>,
     started: Instant,
     ceiling: Duration,
-) -> Result<(Vec<u8>, Vec<u8>), RunError> {
-    let (tx, rx) = mpsc::channel();
+) -> Result<Finished, RunError> {
     if let Some(mut stdin) = child.stdin.take() {
         // A program that exits without reading all of it breaks the pipe: its exit
         // status and stderr say why, so the write's own error is not reported.
@@ -85,58 +78,56 @@ fn collect(
             })
             .map_err(RunError::Io)?;
     }
-    let pipes: [(Option<Box<dyn Read + Send>>, Stream); 2] = [
-        (
-            child
-                .stdout
-                .take()
-                .map(|p| Box::new(p) as Box<dyn Read + Send>),
-            Stream::Out,
-        ),
-        (
-            child
-                .stderr
-                .take()
-                .map(|p| Box::new(p) as Box<dyn Read + Send>),
-            Stream::Err,
-        ),
-    ];
-    for (pipe, stream) in pipes {
-        let pipe = pipe.ok_or_else(|| RunError::Io(io::Error::other("a pipe was not made")))?;
-        read_on_thread(pipe, stream, tx.clone())?;
-    }
-    drop(tx);
-    let (mut stdout, mut stderr) = (None, None);
-    while stdout.is_none() || stderr.is_none() {
-        let left = ceiling.saturating_sub(started.elapsed());
-        match rx.recv_timeout(left) {
-            Ok((Stream::Out, read)) => stdout = Some(read.map_err(RunError::Io)?),
-            Ok((Stream::Err, read)) => stderr = Some(read.map_err(RunError::Io)?),
+    let (tx, rx) = mpsc::channel();
+    let no_pipe = || RunError::Io(io::Error::other("a pipe was not made"));
+    let stdout = child.stdout.take().ok_or_else(no_pipe)?;
+    read_on_thread(stdout, Stream::Out, tx.clone())?;
+    let stderr = child.stderr.take().ok_or_else(no_pipe)?;
+    read_on_thread(stderr, Stream::Err, tx)?;
+    let left = || ceiling.saturating_sub(started.elapsed());
+    let status = child
+        .wait_timeout(left())
+        .map_err(RunError::Io)?
+        .ok_or(RunError::TimedOut)?;
+    let (mut out, mut err) = (None, None);
+    while out.is_none() || err.is_none() {
+        match rx.recv_timeout(left()) {
+            Ok((Stream::Out, read)) => out = Some(read.map_err(RunError::Io)?),
+            Ok((Stream::Err, read)) => err = Some(read.map_err(RunError::Io)?),
             Err(RecvTimeoutError::Timeout) => return Err(RunError::TimedOut),
             Err(RecvTimeoutError::Disconnected) => {
                 return Err(RunError::Io(io::Error::other("an output reader stopped")));
             }
         }
     }
-    Ok((stdout.unwrap_or_default(), stderr.unwrap_or_default()))
+    Ok(Finished {
+        status,
+        stdout: out.unwrap_or_default(),
+        stderr: err.unwrap_or_default(),
+    })
 }
 
 type Report = (Stream, io::Result<Vec<u8>>);
 
+/// Reads `pipe` to its end on a thread of its own and sends what it read on `tx`: past
+/// [`MAX_OUTPUT`] the rest is drained unkept (so the program is not blocked on a full
+/// pipe) and an error is sent instead.
 fn read_on_thread(
-    pipe: Box<dyn Read + Send>,
+    pipe: impl Read + Send + 'static,
     stream: Stream,
     tx: Sender<Report>,
 ) -> Result<(), RunError> {
     thread::Builder::new()
         .name("ocr-output".into())
         .spawn(move || {
+            let mut pipe = pipe;
             let mut bytes = Vec::new();
-            let read = pipe
+            let read = (&mut pipe)
                 .take(MAX_OUTPUT + 1)
                 .read_to_end(&mut bytes)
                 .and_then(|n| {
                     if n as u64 > MAX_OUTPUT {
+                        let _ = io::copy(&mut pipe, &mut io::sink());
                         Err(io::Error::other(format!(
                             "more than {} MiB of output",
                             MAX_OUTPUT >> 20
@@ -183,6 +174,16 @@ mod tests {
         let done = run(sh(script), input, Duration::from_secs(10)).unwrap();
         assert_eq!(done.stdout.len(), 1 << 20);
         assert_eq!(done.stderr.len(), 1 << 20);
+    }
+
+    #[test]
+    fn output_over_the_limit_is_refused_and_drained_so_the_program_ends() {
+        let script = format!("head -c {} /dev/zero; echo done >&2", MAX_OUTPUT + 1);
+        let outcome = run(sh(&script), Vec::new(), Duration::from_secs(30));
+        match outcome {
+            Err(RunError::Io(e)) => assert!(e.to_string().contains("32 MiB"), "{e}"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -1,8 +1,14 @@
 //! Tesseract's TSV (`tsv` config) read into lines of words: one row per page, block,
 //! paragraph, line and word (levels 1 to 5); only word rows carry text and a confidence,
 //! and a word's line is the block, paragraph and line numbers it is filed under.
+//!
+//! Rows are split by the `csv` crate with a tab delimiter and quoting off (Tesseract
+//! quotes nothing: a `"` is a character of a word), `flexible` so that a short row is this
+//! reader's error, with its line, rather than the crate's.
 
 use std::collections::HashMap;
+
+use csv::{ReaderBuilder, StringRecord, Terminator};
 
 use super::{OcrError, TextLine, Word};
 use crate::model::Rect;
@@ -32,31 +38,49 @@ const WORD: u8 = 5;
 /// Empty output is no lines; a missing or different header, a short row or a field that
 /// is not a number is [`OcrError::BadOutput`].
 pub(super) fn lines(tsv: &str, min_confidence: f32) -> Result<Vec<TextLine>, OcrError> {
-    let mut rows = tsv.lines().enumerate().map(|(i, row)| (i + 1, row));
-    let Some((at, header)) = rows.find(|(_, row)| !row.trim().is_empty()) else {
-        return Ok(Vec::new());
-    };
-    if !header.trim_end().split('\t').eq(HEADER) {
-        return Err(bad(
-            at,
-            format!("the header is {header:?}, not Tesseract's TSV header"),
-        ));
+    let mut reader = ReaderBuilder::new()
+        .delimiter(b'\t')
+        .quoting(false)
+        .flexible(true)
+        .has_headers(false)
+        .terminator(Terminator::Any(b'\n'))
+        .from_reader(tsv.as_bytes());
+    let mut lines = Lines::default();
+    let mut header_seen = false;
+    for record in reader.records() {
+        let record = record.map_err(|e| {
+            let line = e.position().map_or(0, |p| p.line() as usize);
+            bad(line, e.to_string())
+        })?;
+        let number = record.position().map_or(0, |p| p.line() as usize);
+        if header_seen {
+            if let Some((key, word)) = word(&record, number)?
+                && word.confidence >= min_confidence
+                && word.text.chars().any(char::is_alphanumeric)
+            {
+                lines.add(key, word);
+            }
+        } else if !record.iter().all(|f| f.trim().is_empty()) {
+            check_header(&record, number)?;
+            header_seen = true;
+        }
     }
-    let mut lines: Vec<TextLine> = Vec::new();
-    let mut index: HashMap<[u32; 4], usize> = HashMap::new();
-    for (number, row) in rows {
-        if row.is_empty() {
-            continue;
-        }
-        let Some((key, word)) = word(row, number)? else {
-            continue;
-        };
-        if word.confidence < min_confidence || !word.text.chars().any(char::is_alphanumeric) {
-            continue;
-        }
-        match index.get(&key) {
+    Ok(lines.lines)
+}
+
+/// The lines so far, and where each line key's is.
+#[derive(Default)]
+struct Lines {
+    lines: Vec<TextLine>,
+    index: HashMap<[u32; 4], usize>,
+}
+
+impl Lines {
+    /// `word` added to the end of its line, a new one if it is the line's first.
+    fn add(&mut self, key: [u32; 4], word: Word) {
+        match self.index.get(&key) {
             Some(&at) => {
-                let line = &mut lines[at];
+                let line = &mut self.lines[at];
                 line.text.push(' ');
                 line.text.push_str(&word.text);
                 line.confidence = line.confidence.min(word.confidence);
@@ -64,8 +88,8 @@ pub(super) fn lines(tsv: &str, min_confidence: f32) -> Result<Vec<TextLine>, Ocr
                 line.words.push(word);
             }
             None => {
-                index.insert(key, lines.len());
-                lines.push(TextLine {
+                self.index.insert(key, self.lines.len());
+                self.lines.push(TextLine {
                     text: word.text.clone(),
                     confidence: word.confidence,
                     bounds: word.bounds,
@@ -74,18 +98,37 @@ pub(super) fn lines(tsv: &str, min_confidence: f32) -> Result<Vec<TextLine>, Ocr
             }
         }
     }
-    Ok(lines)
+}
+
+/// The first row that is not blank must be [`HEADER`] (trailing blanks aside).
+fn check_header(record: &StringRecord, number: usize) -> Result<(), OcrError> {
+    let fields: Vec<&str> = record.iter().map(str::trim_end).collect();
+    let used = fields
+        .iter()
+        .rposition(|f| !f.is_empty())
+        .map_or(0, |at| at + 1);
+    if fields[..used] == HEADER {
+        return Ok(());
+    }
+    let header = record.iter().collect::<Vec<_>>().join("\t");
+    Err(bad(
+        number,
+        format!("the header is {header:?}, not Tesseract's TSV header"),
+    ))
 }
 
 /// A word row's line key (page, block, paragraph, line) and word; `None` for the rows
 /// of the other levels, and for a word without a confidence (`-1`).
-fn word(row: &str, number: usize) -> Result<Option<([u32; 4], Word)>, OcrError> {
-    // The text is the last field and may itself hold a tab: split off eleven fields only.
-    let fields: Vec<&str> = row.splitn(HEADER.len(), '\t').collect();
+fn word(row: &StringRecord, number: usize) -> Result<Option<([u32; 4], Word)>, OcrError> {
+    let fields: Vec<&str> = row.iter().collect();
     if fields.len() < HEADER.len() {
         return Err(bad(
             number,
-            format!("{} fields where Tesseract writes 12: {row:?}", fields.len()),
+            format!(
+                "{} fields where Tesseract writes 12: {:?}",
+                fields.len(),
+                fields.join("\t")
+            ),
         ));
     }
     let level: u8 = number_at(&fields, 0, number)?;
@@ -121,7 +164,10 @@ fn word(row: &str, number: usize) -> Result<Option<([u32; 4], Word)>, OcrError> 
     if confidence < 0.0 {
         return Ok(None);
     }
-    let text = fields[11].trim_end_matches('\r').trim().to_string();
+    // The text is the last field and may itself hold a tab: the fields after the
+    // eleventh are its pieces.
+    let text = fields[HEADER.len() - 1..].join("\t");
+    let text = text.trim_end_matches('\r').trim().to_string();
     let bounds = Rect::new(
         left,
         top,

@@ -190,6 +190,19 @@ fn a_tab_inside_the_text_field_stays_in_the_word() {
 }
 
 #[test]
+fn quotes_are_characters_of_words_not_quoting() {
+    // Constructed: Tesseract quotes nothing, so a `"` that opens a field and one that
+    // closes another are the words' own, and no row is joined to the next.
+    let tsv = format!(
+        "{}5\t1\t1\t1\t1\t1\t10\t20\t30\t40\t91\t\"Play\n5\t1\t1\t1\t1\t2\t50\t20\t10\t40\t92\tnow\"\n5\t1\t2\t1\t1\t1\t10\t80\t30\t40\t93\t\"\"\"\n",
+        &BLANK[..BLANK.find('\n').unwrap() + 1]
+    );
+    let lines = lines(&tsv, 0.0).unwrap();
+    assert_eq!(texts(&lines), ["\"Play now\""]);
+    assert_eq!(lines[0].words.len(), 2);
+}
+
+#[test]
 fn malformed_output_is_bad_output_with_its_line() {
     let header = &BLANK[..BLANK.find('\n').unwrap() + 1];
     let cases = [

@@ -7,6 +7,8 @@
 //!
 //! Steps are appended and flushed one line at a time, so a crash loses at most the step in
 //! flight; [`read`] keeps every step before a cut-short last line and says what it skipped.
+//! A session's screens are written through a [`ScreenStore`], which stores, counts and
+//! shows each once; [`RecordingWriter::store_screen`] writes one screen's files as given.
 //!
 //! ```
 //! use tapscope_core::recording::{self, Actor, Header, RecordingWriter, ScreenFiles, Step};
@@ -49,6 +51,7 @@
 mod error;
 mod file;
 mod reader;
+mod store;
 mod types;
 mod writer;
 
@@ -58,6 +61,7 @@ pub use error::RecordingError;
 pub(crate) use file::read as read_regular_file;
 pub use file::{MAX_LOG_BYTES, MAX_SCREEN_BYTES};
 pub use reader::{Problem, ProblemKind, Recording, read};
+pub use store::{ScreenKey, ScreenStore, SeenScreen};
 pub use types::{
     Actor, AdbCommand, Check, CommandKind, Durability, Header, Landed, ProxyHeader, ScreenRef,
     Step, StepOutcome,

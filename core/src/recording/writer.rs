@@ -35,6 +35,15 @@ pub struct ScreenFiles<'a> {
     pub pruned_tokens: u32,
 }
 
+/// The content hashes ([`content_hash`]) a screen's dump, pruned text and pixel text are
+/// named by.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) struct Hashes {
+    pub(super) dump: String,
+    pub(super) pruned: String,
+    pub(super) pixel_text: Option<String>,
+}
+
 /// Sizes rather than contents: a dump is megabytes.
 impl fmt::Debug for ScreenFiles<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -158,16 +167,45 @@ impl RecordingWriter {
     /// half-written file under a hash name. Under [`Durability::Step`] the new files and
     /// the folder's new names are synced together (one wait for the disk rather than one a
     /// file) before this returns, and so before any step line can name them.
+    ///
+    /// [`ScreenStore`](super::ScreenStore) stores a session's screens through this, each
+    /// once, and counts their tokens.
     pub fn store_screen(&mut self, screen: &ScreenFiles<'_>) -> Result<ScreenRef, RecordingError> {
+        let hashes = Hashes {
+            dump: content_hash(screen.dump.as_bytes()),
+            pruned: content_hash(screen.pruned.as_bytes()),
+            pixel_text: screen.pixel_text.map(content_hash),
+        };
+        self.store_hashed(screen, &hashes)
+    }
+
+    /// [`store_screen`](Self::store_screen) with the hashes of the dump, pruned text and
+    /// pixel text already taken (the screenshot's is taken here).
+    pub(super) fn store_hashed(
+        &mut self,
+        screen: &ScreenFiles<'_>,
+        hashes: &Hashes,
+    ) -> Result<ScreenRef, RecordingError> {
         let mut written = Vec::new();
-        let dump = self.store_file(screen.dump.as_bytes(), "xml", &mut written)?;
-        let pruned = self.store_file(screen.pruned.as_bytes(), "yaml", &mut written)?;
+        let dump = self.store_file(screen.dump.as_bytes(), &hashes.dump, "xml", &mut written)?;
+        let pruned = self.store_file(
+            screen.pruned.as_bytes(),
+            &hashes.pruned,
+            "yaml",
+            &mut written,
+        )?;
         let screenshot = match screen.screenshot {
-            Some(png) => Some(self.store_file(png, "png", &mut written)?),
+            Some(png) => Some(self.store_file(png, &content_hash(png), "png", &mut written)?),
             None => None,
         };
         let pixel_text = match screen.pixel_text {
-            Some(json) => Some(self.store_file(json, "json", &mut written)?),
+            Some(json) => {
+                let hash = hashes
+                    .pixel_text
+                    .clone()
+                    .unwrap_or_else(|| content_hash(json));
+                Some(self.store_file(json, &hash, "json", &mut written)?)
+            }
             None => None,
         };
         if self.durability == Durability::Step && !written.is_empty() {
@@ -238,15 +276,17 @@ impl RecordingWriter {
         })
     }
 
-    /// Writes `bytes` as `screens/<hash>.<ext>` unless it is stored already; returns that
-    /// path, and adds the file written, not yet synced, to `written`.
+    /// Writes `bytes`, whose [`content_hash`] is `hash`, as `screens/<hash>.<ext>` unless it
+    /// is stored already; returns that path, and adds the file written, not yet synced, to
+    /// `written`.
     fn store_file(
         &mut self,
         bytes: &[u8],
+        hash: &str,
         ext: &str,
         written: &mut Vec<(File, PathBuf)>,
     ) -> Result<String, RecordingError> {
-        let name = format!("{}.{ext}", content_hash(bytes));
+        let name = format!("{hash}.{ext}");
         let relative = format!("{SCREENS_DIR}/{name}");
         if self.stored.contains(&name) {
             return Ok(relative);

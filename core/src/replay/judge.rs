@@ -1,5 +1,7 @@
 //! One step judged: the recorded step and today's, each with the screen it left, give a
-//! [`StepResult`]. The replay command judges each step as it runs; the workbench judges two
+//! [`StepResult`]. When both left the same screenshot, the text read in its pixels is not
+//! compared ([`Pixels::Same`]): it differs only where two engines read one picture
+//! differently. The replay command judges each step as it runs; the workbench judges two
 //! recordings side by side from their files.
 
 use crate::forensics;
@@ -8,7 +10,7 @@ use crate::prune::Pruned;
 use crate::recording::{Recording, RecordingError, ScreenRef, Step};
 use crate::stability::SettleReport;
 
-use super::{AtPoint, Ignore, Screen, StepResult, ThenNow, Verdict, compare};
+use super::{AtPoint, Ignore, Pixels, Screen, StepResult, ThenNow, Verdict, compare};
 
 /// One run's side of a step: the step as recorded, the screen it left (when that run read
 /// one and it could be loaded), and what its display point met, for a pixel action.
@@ -34,6 +36,7 @@ pub fn judge(
         then.after,
         now.after,
         ignore,
+        pictures(then.step, now.step),
     );
     let settle_ms = ThenNow {
         then: settle_ms(then.step),
@@ -68,6 +71,18 @@ pub fn judge(
     }
 }
 
+/// [`Pixels::Same`] when both steps left a screen with the same screenshot: the same file
+/// name, which is the hash of its bytes.
+pub fn pictures(then: &Step, now: &Step) -> Pixels {
+    fn shot(step: &Step) -> Option<&str> {
+        step.after.as_ref()?.screenshot.as_deref()
+    }
+    match (shot(then), shot(now)) {
+        (Some(a), Some(b)) if a == b => Pixels::Same,
+        _ => Pixels::Differ,
+    }
+}
+
 /// How long the step's settle wait took, when it waited.
 pub fn settle_ms(step: &Step) -> Option<u64> {
     let report: SettleReport = serde_json::from_value(step.settle.clone()?).ok()?;
@@ -99,5 +114,37 @@ impl Verdict {
     /// Whether the verdict is [`Verdict::Same`].
     pub fn is_same(&self) -> bool {
         matches!(self, Verdict::Same)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::recording::ScreenRef;
+
+    fn left(screenshot: Option<&str>) -> Step {
+        Step {
+            after: Some(ScreenRef {
+                version: "0123456789ab".into(),
+                dump: "screens/0000000000000000.xml".into(),
+                pruned: "screens/1111111111111111.yaml".into(),
+                screenshot: screenshot.map(str::to_owned),
+                pixel_text: None,
+                raw_tokens: 100,
+                pruned_tokens: 10,
+            }),
+            ..Step::default()
+        }
+    }
+
+    #[test]
+    fn only_the_same_screenshot_on_both_sides_is_the_same_picture() {
+        let a = "screens/0123456789abcdef.png";
+        let b = "screens/fedcba9876543210.png";
+        assert_eq!(pictures(&left(Some(a)), &left(Some(a))), Pixels::Same);
+        assert_eq!(pictures(&left(Some(a)), &left(Some(b))), Pixels::Differ);
+        assert_eq!(pictures(&left(Some(a)), &left(None)), Pixels::Differ);
+        assert_eq!(pictures(&left(None), &left(None)), Pixels::Differ);
+        assert_eq!(pictures(&Step::default(), &left(Some(a))), Pixels::Differ);
     }
 }

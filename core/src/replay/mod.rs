@@ -18,9 +18,9 @@ use serde::{Deserialize, Serialize};
 
 pub use find::{Found, Screen, comparable, find_again, with_handle};
 pub use ignore::{BadPattern, DEFAULT_PATTERNS, Ignore};
-pub use judge::{Side, at_point, judge, recorded_screen, screen_of, settle_ms};
+pub use judge::{Side, at_point, judge, pictures, recorded_screen, screen_of, settle_ms};
 pub use junit::junit;
-pub use verdict::{Changes, Divergence, Verdict, compare, outcome_name, screen_changes};
+pub use verdict::{Changes, Divergence, Pixels, Verdict, compare, outcome_name, screen_changes};
 
 /// The file in a replay's recording that holds the replay's [`Report`]: the verdicts,
 /// including those of steps that diverged before a call was made (so the recording has no
@@ -32,6 +32,9 @@ pub const REPORT_FILE: &str = "replay.json";
 pub const SLOWER_FACTOR: f64 = 2.0;
 /// Below this difference a slower settle is noise, whatever the ratio.
 pub const SLOWER_BY_MS: u64 = 100;
+
+/// A step's line shows this many characters of its call (the tool and its target), then `…`.
+const CALL_CHARS: usize = 47;
 
 /// A value when recorded and today.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -137,18 +140,9 @@ impl StepResult {
             "{:>4} {:<8} {}{notes}",
             self.step,
             self.verdict.name(),
-            cut(&call, 48)
+            crate::prune::truncate(&call, CALL_CHARS)
         )
     }
-}
-
-fn cut(text: &str, chars: usize) -> String {
-    if text.chars().count() <= chars {
-        return text.to_owned();
-    }
-    let mut cut: String = text.chars().take(chars - 1).collect();
-    cut.push('…');
-    cut
 }
 
 /// One recording replayed.

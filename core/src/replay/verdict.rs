@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::inspect::tree_diff::{TreeDiff, tree_diff};
+use crate::inspect::tree_diff::{DiffNode, TreeDiff, tree_diff};
 use crate::recording::StepOutcome;
 
 use super::{Ignore, Screen, comparable};
@@ -157,14 +157,29 @@ pub fn outcome_name(outcome: StepOutcome) -> &'static str {
     }
 }
 
+/// Whether the screens after a step were one picture, which decides whether the text read
+/// in their pixels is compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pixels {
+    /// Both screenshots are the same picture (the same `screens/<hash>.png`): the text
+    /// read in it can differ only by how it was read (another engine, another version of
+    /// Tesseract), so `ocr` lines are not compared; every other node is.
+    Same,
+    /// Other pictures, or a screen without one: `ocr` lines are compared as any node is
+    /// (their boxes within [`PIXEL_TEXT_JITTER`]).
+    Differ,
+}
+
 /// Compares today's step with the recorded one: first the outcome, then the screens after
-/// it (each masked by `ignore`); `then`/`now` are `None` when that run read no screen.
+/// it (each masked by `ignore`, `ocr` lines as `pixels` says); `then`/`now` are `None` when
+/// that run read no screen.
 pub fn compare(
     outcomes: (StepOutcome, StepOutcome),
     said: &str,
     then: Option<Screen<'_>>,
     now: Option<Screen<'_>>,
     ignore: &Ignore,
+    pixels: Pixels,
 ) -> Verdict {
     let (was, is) = outcomes;
     if was != is {
@@ -175,7 +190,7 @@ pub fn compare(
         });
     }
     match (then, now) {
-        (Some(then), Some(now)) => match screen_changes(then, now, ignore) {
+        (Some(then), Some(now)) => match screen_changes(then, now, ignore, pixels) {
             None => Verdict::Same,
             Some(changes) => Verdict::Changed(changes),
         },
@@ -187,11 +202,23 @@ pub fn compare(
 /// moved: the engine's boxes shift by a pixel or two between two reads of one picture.
 pub const PIXEL_TEXT_JITTER: i32 = 12;
 
-/// What differs between two screens made [`comparable`]; `None` when nothing does.
-pub fn screen_changes(then: Screen<'_>, now: Screen<'_>, ignore: &Ignore) -> Option<Changes> {
+/// What differs between two screens made [`comparable`]; `None` when nothing does. Of the
+/// same picture ([`Pixels::Same`]), what was read in its pixels is left out.
+pub fn screen_changes(
+    then: Screen<'_>,
+    now: Screen<'_>,
+    ignore: &Ignore,
+    pixels: Pixels,
+) -> Option<Changes> {
     let (then, now) = (comparable(then, ignore), comparable(now, ignore));
     let mut diff = tree_diff(&then, &now);
     diff.changed.retain(|c| !is_jitter(c));
+    if pixels == Pixels::Same {
+        diff.appeared.retain(|n| !is_read_in_pixels(n));
+        diff.disappeared.retain(|n| !is_read_in_pixels(n));
+        diff.changed
+            .retain(|c| !(is_read_in_pixels(&c.before) && is_read_in_pixels(&c.after)));
+    }
     let mut changes = Changes::of(&diff);
     if then.app != now.app {
         changes.app = Some(format!("{} → {}", then.app, now.app));
@@ -210,7 +237,12 @@ fn is_jitter(changed: &crate::inspect::tree_diff::Changed) -> bool {
     ]
     .iter()
     .all(|d| d.abs() <= PIXEL_TEXT_JITTER);
-    changed.what == ["moved"] && changed.after.label.starts_with("ocr ") && within
+    changed.what == ["moved"] && is_read_in_pixels(&changed.after) && within
+}
+
+/// A node read in pixels: an `ocr` line (`ocr "Play"`).
+fn is_read_in_pixels(node: &DiffNode) -> bool {
+    node.label.starts_with("ocr ")
 }
 
 #[cfg(test)]
@@ -245,10 +277,62 @@ mod tests {
         let (then, jittered, moved) = (game(450), game(455), game(700));
         let ignore = Ignore::default();
         assert_eq!(
-            screen_changes(screen(&then), screen(&jittered), &ignore),
+            screen_changes(screen(&then), screen(&jittered), &ignore, Pixels::Differ),
             None
         );
-        let changes = screen_changes(screen(&then), screen(&moved), &ignore).unwrap();
+        let changes =
+            screen_changes(screen(&then), screen(&moved), &ignore, Pixels::Differ).unwrap();
         assert_eq!(changes.changed, ["ocr \"Play\" (moved)"]);
+    }
+
+    /// The game's title as one engine read it (`read`), under a dump with `title`.
+    fn read_as(title: &str, read: &[(&str, i32)]) -> (Tree, Pruned) {
+        let xml = format!(
+            r#"<hierarchy rotation="0"><node class="android.view.SurfaceView" package="game" bounds="[0,96][1080,2400]"><node text="{title}" class="android.widget.TextView" package="game" bounds="[0,96][1080,200]"/></node></hierarchy>"#
+        );
+        let lines: Vec<PixelText> = read
+            .iter()
+            .map(|&(text, top)| PixelText {
+                text: text.into(),
+                confidence: 90.0,
+                bounds: Rect::new(400, top, 680, top + 100),
+            })
+            .collect();
+        let tree = parse_str(&xml).unwrap().with_pixel_text(&lines);
+        let pruned = prune_with_version(&tree, &PruneRules::default(), "0123456789ab".into());
+        (tree, pruned)
+    }
+
+    #[test]
+    fn of_the_same_picture_only_what_was_read_in_its_pixels_is_not_compared() {
+        fn screen(s: &(Tree, Pruned)) -> Screen<'_> {
+            Screen {
+                tree: &s.0,
+                pruned: &s.1,
+            }
+        }
+        let then = read_as("Blocks", &[("Play", 1700), ("Settings", 2000)]);
+        // Another engine: "Play" misread, "Settings" missed, a word more found.
+        let other_engine = read_as("Blocks", &[("Plav", 1700), ("Score", 550)]);
+        let ignore = Ignore::default();
+        assert_eq!(
+            screen_changes(screen(&then), screen(&other_engine), &ignore, Pixels::Same),
+            None
+        );
+        let differ = screen_changes(
+            screen(&then),
+            screen(&other_engine),
+            &ignore,
+            Pixels::Differ,
+        )
+        .expect("compared as any text");
+        assert_eq!(differ.appeared, ["ocr \"Score\""]);
+        assert_eq!(differ.disappeared, ["ocr \"Settings\""]);
+        // The dump's own text is compared whatever the picture.
+        let renamed = read_as("Bricks", &[("Play", 1700), ("Settings", 2000)]);
+        let changes =
+            screen_changes(screen(&then), screen(&renamed), &ignore, Pixels::Same).unwrap();
+        assert_eq!(changes.changed.len(), 1, "{changes:?}");
+        assert!(changes.changed[0].contains("Bricks"), "{changes:?}");
     }
 }

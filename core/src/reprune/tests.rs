@@ -411,3 +411,18 @@ fn a_screen_that_is_a_link_is_named_unreadable_and_not_followed() {
         "{message}"
     );
 }
+
+#[test]
+fn progress_hears_of_each_distinct_screen_once_in_order() {
+    let (_dir, recording) = generated(30, 5);
+    let mut heard = Vec::new();
+    let result = reprune_with_progress(&recording, &PruneRules::default(), &mut |done, all| {
+        heard.push((done, all));
+    })
+    .unwrap();
+    let screens = result.screens.len();
+    assert!(screens > 1, "{screens}");
+    let expected: Vec<(usize, usize)> = (1..=screens).map(|k| (k, screens)).collect();
+    assert_eq!(heard, expected);
+    assert_eq!(result, reprune(&recording, &PruneRules::default()).unwrap());
+}

@@ -16,9 +16,10 @@ pub mod synthetic;
 mod tests;
 mod unread;
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
+use parking_lot::Mutex;
 use serde::Serialize;
 
 pub use observe::{Observation, Screenshot, structure_hash};
@@ -26,7 +27,7 @@ pub use unread::Unread;
 
 use observe::Look;
 
-use crate::device::{Capture, Device, DeviceError, Key};
+use crate::device::{Capture, DEFAULT_SWIPE, Device, DeviceError, Key};
 use crate::geometry::{ImageScale, Point, ScaleError};
 use crate::handle::{Handle, HandleError, resolve, tap_point};
 use crate::model::{Flags, Rect};
@@ -180,7 +181,8 @@ impl SessionError {
 /// The longest text one `InputText` types.
 pub const MAX_TEXT_CHARS: usize = 10_000;
 
-/// A device with its runtime state, behind one lock.
+/// A device with its runtime state, behind one lock (which a caller that panicked mid-call
+/// leaves usable: it leaves nothing half-written worth refusing over).
 #[derive(Debug)]
 pub struct Session<D, C> {
     state: Mutex<State<D, C>>,
@@ -202,6 +204,8 @@ struct State<D, C> {
     /// dumped: one per observation, not per version (a self-drawn screen keeps its version
     /// while its pixels change).
     peeked: Option<(Duration, Arc<Capture>)>,
+    /// What reads a self-drawn screen's text.
+    reader: observe::PixelReader,
 }
 
 impl<D: Device, C: Clock> Session<D, C> {
@@ -216,25 +220,28 @@ impl<D: Device, C: Clock> Session<D, C> {
                 last_scroll: None,
                 peeked: None,
                 told_no_engine: false,
+                reader: observe::PixelReader::default(),
             }),
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, State<D, C>> {
-        // A caller that panicked mid-call leaves nothing half-written worth refusing over.
-        self.state
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    /// Reads self-drawn screens' text with `reader` rather than with Tesseract: the sim's
+    /// transcript (`Sim::transcript`) for a run that must read the same on every machine,
+    /// or a test's stand-in.
+    #[cfg(feature = "ocr")]
+    pub fn with_text_reader(self, reader: Arc<dyn crate::ocr::TextReader>) -> Self {
+        self.state.lock().reader.given = Some(reader);
+        self
     }
 
     /// Runs `f` on the device under the session's lock (no agent call interleaves).
     pub fn with_device<R>(&self, f: impl FnOnce(&mut D) -> R) -> R {
-        f(&mut self.lock().device)
+        f(&mut self.state.lock().device)
     }
 
     /// Reads the screen; its version is what its content gives (the same screen keeps it).
     pub fn observe(&self) -> Result<Observation, SessionError> {
-        let mut state = self.lock();
+        let mut state = self.state.lock();
         let observation = state.observe()?;
         state.remember(&observation);
         Ok(observation)
@@ -245,24 +252,28 @@ impl<D: Device, C: Clock> Session<D, C> {
     where
         C: Clone,
     {
-        self.lock().clock.clone()
+        self.state.lock().clock.clone()
     }
 
     /// The latest observation: the only one whose handles are accepted.
     pub fn latest(&self) -> Option<Arc<Observation>> {
-        self.lock().latest.clone()
+        self.state.lock().latest.clone()
     }
 
     /// The version that was latest when the last screenshot was taken: what a pixel
     /// action's coordinates refer to.
     pub fn screenshot_version(&self) -> Option<String> {
-        self.lock().screenshot.as_ref().and_then(|(_, v)| v.clone())
+        self.state
+            .lock()
+            .screenshot
+            .as_ref()
+            .and_then(|(_, v)| v.clone())
     }
 
     /// A downsampled screenshot of the whole display; pixel actions use its coordinates
     /// from now on.
     pub fn screenshot(&self) -> Result<Screenshot, SessionError> {
-        let mut state = self.lock();
+        let mut state = self.state.lock();
         let longest_side = state.config.fallback_longest_side;
         let capture = state.device.capture(longest_side)?;
         let shot = Screenshot::of(&capture, None, state.config.fallback_longest_side)?;
@@ -276,7 +287,7 @@ impl<D: Device, C: Clock> Session<D, C> {
     /// ([`Screenshot::of`]). Taken once per observation, so a recording and a viewer of the
     /// same moment share it (one screencap, not two).
     pub fn peek_capture(&self) -> Result<Arc<Capture>, SessionError> {
-        let mut state = self.lock();
+        let mut state = self.state.lock();
         let moment = state.latest.as_ref().map(|o| o.dumped_at);
         if let Some((seen, capture)) = &state.peeked
             && moment == Some(*seen)
@@ -292,13 +303,17 @@ impl<D: Device, C: Clock> Session<D, C> {
     /// [`Session::peek_capture`], downsampled as observations' screenshots are.
     pub fn peek_screenshot(&self) -> Result<Screenshot, SessionError> {
         let capture = self.peek_capture()?;
-        Screenshot::of(&capture, None, self.lock().config.fallback_longest_side)
+        Screenshot::of(
+            &capture,
+            None,
+            self.state.lock().config.fallback_longest_side,
+        )
     }
 
     /// Checks the action against the latest snapshot (a stale handle is refused without
     /// touching the device), performs it, waits for the screen to settle, and observes.
     pub fn act(&self, action: &Action) -> Result<Outcome, SessionError> {
-        let mut state = self.lock();
+        let mut state = self.state.lock();
         let Plan { acted_on, gesture } = state.plan(action)?;
         let path = gesture.path();
         let started = state.clock.now();
@@ -381,8 +396,14 @@ impl<D: Device, C: Clock> State<D, C> {
         look: Look,
         dumped_at: Duration,
     ) -> Result<Observation, SessionError> {
-        let mut observation =
-            observe::observe(&mut self.device, &self.clock, &self.config, look, dumped_at)?;
+        let mut observation = observe::observe(
+            &mut self.device,
+            &self.clock,
+            &self.config,
+            &self.reader,
+            look,
+            dumped_at,
+        )?;
         // How to install the engine is said once; a screen with no text, each time.
         if let Some(Unread::NoEngine(_)) = observation.pixel_note {
             if self.told_no_engine {
@@ -495,8 +516,6 @@ impl<D: Device, C: Clock> State<D, C> {
 
 /// How long a long press holds.
 const LONG_PRESS: Duration = Duration::from_millis(800);
-/// How long the swipe of a scroll takes.
-const SCROLL_SWIPE: Duration = Duration::from_millis(300);
 
 /// An action checked against the latest snapshot: what it acts on, in words, and what it
 /// does on the device.
@@ -526,7 +545,8 @@ impl Gesture<'_> {
         Gesture::Swipe {
             from,
             to,
-            duration: SCROLL_SWIPE,
+            // A scroll swipes as `input swipe` does by default.
+            duration: DEFAULT_SWIPE,
         }
     }
 

@@ -172,12 +172,23 @@ impl Look {
     }
 }
 
+/// What reads a self-drawn screen's text: the reader a session was given
+/// (`Session::with_text_reader`), or Tesseract found once when none was. Empty without
+/// the `ocr` feature.
+#[derive(Clone, Debug, Default)]
+pub(super) struct PixelReader {
+    #[cfg(feature = "ocr")]
+    pub given: Option<std::sync::Arc<dyn crate::ocr::TextReader>>,
+}
+
 /// The observation of `look`, dumped at `dumped_at`, under the version its content gives;
-/// for a self-drawn screen with a screenshot of the same moment.
+/// for a self-drawn screen with a screenshot of the same moment, its text read by `reader`.
+#[cfg_attr(not(feature = "ocr"), allow(unused_variables))]
 pub(super) fn observe<D: Device, C: Clock>(
     device: &mut D,
     clock: &C,
     config: &SessionConfig,
+    reader: &PixelReader,
     mut look: Look,
     mut dumped_at: Duration,
 ) -> Result<Observation, SessionError> {
@@ -228,7 +239,8 @@ pub(super) fn observe<D: Device, C: Clock>(
                 )?;
                 #[cfg(feature = "ocr")]
                 if config.rules.ocr {
-                    match super::pixels::read(&shot.png, shot.scale(), &config.rules) {
+                    let given = reader.given.as_deref();
+                    match super::pixels::read(given, &shot.png, shot.scale(), &config.rules) {
                         Ok(read) => observation.add_pixel_text(read, &config.rules),
                         Err(unread) => observation.pixel_note = Some(unread),
                     }

@@ -1,10 +1,11 @@
 //! Long recordings for benchmarks and tests: a seeded random agent drives the simulated
 //! phone (on a virtual clock) through its screens, lists and fields, and every call is
-//! written through [`RecordingWriter`](crate::recording::RecordingWriter) as a real session would write it.
+//! written through [`RecordingWriter`] as a real session would write it.
 //!
 //! The calls mix taps, scrolls, swipes across, typing, keys, launches and plain
 //! observations; stale and unknown handles are refused by the session as they would be
-//! for an agent, and a few dumps that fail are written as errors. Each distinct screen
+//! for an agent, and a few dumps that fail are written as errors. Screens are stored
+//! through the [`ScreenStore`] a session's journal stores them with: each distinct screen
 //! after a call carries a screenshot, downsampled as recordings store them.
 
 use std::collections::HashMap;
@@ -17,7 +18,8 @@ use crate::device::sim::Sim;
 use crate::handle::Handle;
 use crate::model::Flags;
 use crate::recording::{
-    Durability, Header, RecordingError, RecordingWriter, ScreenFiles, ScreenRef, Step, StepOutcome,
+    Durability, Header, RecordingError, RecordingWriter, ScreenRef, ScreenStore, SeenScreen, Step,
+    StepOutcome,
 };
 use crate::stability::{Clock, SettleConfig, VirtualClock};
 use crate::tokens::Encoding;
@@ -59,11 +61,11 @@ pub fn write(dir: &Path, steps: usize, seed: u64) -> Result<Generated, Recording
         STARTED_AT_MS,
     )
     .with_durability(Durability::None);
+    let writer = RecordingWriter::create(dir, &header)?;
     let mut agent = Agent {
-        writer: RecordingWriter::create(dir, &header)?,
+        screens: ScreenStore::counting(writer, Encoding::O200k),
         rng: fastrand::Rng::with_seed(seed),
         dumps: HashMap::new(),
-        stored: HashMap::new(),
         older: None,
         unchanged: 0,
         summary: Generated::default(),
@@ -72,7 +74,7 @@ pub fn write(dir: &Path, steps: usize, seed: u64) -> Result<Generated, Recording
     for _ in 0..steps {
         agent.step(&session, started)?;
     }
-    let sizes = agent.dumps.keys().map(String::len);
+    let sizes = agent.dumps.values().copied();
     agent.summary.dump_bytes = (sizes.clone().min().unwrap_or(0), sizes.max().unwrap_or(0));
     agent.summary.screens = agent.dumps.len();
     Ok(agent.summary)
@@ -91,12 +93,10 @@ enum Call {
 }
 
 struct Agent {
-    writer: RecordingWriter,
+    screens: ScreenStore,
     rng: fastrand::Rng,
-    /// Per distinct dump: its screenshot and raw tokens.
-    dumps: HashMap<String, (Option<Vec<u8>>, u32)>,
-    /// Screens already stored, by version.
-    stored: HashMap<String, ScreenRef>,
+    /// The size of each distinct dump stored, by its file.
+    dumps: HashMap<String, usize>,
     /// A version before the latest: stale handles are made from it.
     older: Option<String>,
     /// Calls in a row that left the screen as it was: an agent that gets nowhere leaves.
@@ -185,7 +185,7 @@ impl Agent {
         }
         step.before = before;
         step.duration_ms = millis(clock.now().saturating_sub(at)) + 40;
-        self.summary.steps = self.writer.append(&step)?;
+        self.summary.steps = self.screens.writer().append(&step)?;
         Ok(())
     }
 
@@ -266,44 +266,29 @@ impl Agent {
         }
     }
 
-    /// Stores `seen` once per version; the screenshot (for a screen after a call) is
-    /// rendered and the raw tokens counted once per distinct dump.
+    /// Stores `seen` as a session's journal does; one after a call (`with_screenshot`) is
+    /// shown too, its screenshot drawn only when it has none yet.
     fn screen(
         &mut self,
         session: &Phone,
         seen: &Observation,
         with_screenshot: bool,
     ) -> Result<ScreenRef, RecordingError> {
-        if let Some(stored) = self.stored.get(&seen.version)
-            && (stored.screenshot.is_some() || !with_screenshot)
-        {
-            return Ok(stored.clone());
-        }
-        let (png, raw_tokens) = self
-            .dumps
-            .entry(seen.raw.clone())
-            .or_insert_with(|| (None, count(&seen.raw)));
-        if with_screenshot && png.is_none() {
-            let shot = seen
-                .fallback
-                .clone()
-                .or_else(|| session.peek_screenshot().ok());
-            *png = shot.map(|shot| shot.png);
-        }
-        let pixel_text = (!seen.pixel_text.is_empty())
-            .then(|| serde_json::to_vec(&seen.pixel_text))
-            .transpose()
-            .map_err(|source| RecordingError::Encode { step: 0, source })?;
-        let stored = self.writer.store_screen(&ScreenFiles {
-            pixel_text: pixel_text.as_deref(),
-            version: &seen.version,
-            dump: &seen.raw,
-            pruned: &seen.text,
-            screenshot: png.as_deref().filter(|_| with_screenshot),
-            raw_tokens: *raw_tokens,
-            pruned_tokens: count(&seen.text),
-        })?;
-        self.stored.insert(seen.version.clone(), stored.clone());
+        let screen = SeenScreen::of(seen)?;
+        let stored = if with_screenshot {
+            self.screens.store_shown(&screen, || {
+                let shot = seen
+                    .fallback
+                    .clone()
+                    .or_else(|| session.peek_screenshot().ok());
+                shot.map(|shot| shot.png)
+            })?
+        } else {
+            self.screens.store(&screen)?
+        };
+        self.dumps
+            .entry(stored.dump.clone())
+            .or_insert_with(|| seen.raw.len());
         Ok(stored)
     }
 }
@@ -314,10 +299,6 @@ fn handle_of(action: &Action) -> Option<&Handle> {
         Action::Scroll { target, .. } | Action::SwipeAcross { target, .. } => Some(target),
         _ => None,
     }
-}
-
-fn count(text: &str) -> u32 {
-    u32::try_from(Encoding::O200k.count(text).tokens()).unwrap_or(u32::MAX)
 }
 
 fn millis(d: Duration) -> u64 {

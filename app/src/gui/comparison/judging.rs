@@ -5,8 +5,9 @@
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, Weak};
+use std::sync::{Arc, Weak};
 
+use parking_lot::{Condvar, Mutex};
 use tapscope_core::model::Tree;
 use tapscope_core::prune::Pruned;
 use tapscope_core::recording::{Recording, RecordingError, ScreenRef, Step};
@@ -26,6 +27,8 @@ pub(super) struct Judging {
     shared: Arc<Shared>,
 }
 
+/// The verdicts, shared by the judging thread and the view. A verdict is whole or not
+/// there, so a thread that panicked leaves nothing unfit to read.
 #[derive(Debug)]
 struct Shared {
     state: Mutex<State>,
@@ -70,7 +73,13 @@ impl Judging {
 
     /// Row `index`'s verdict, once judged.
     pub(super) fn get(&self, index: usize) -> Option<Arc<Judged>> {
-        self.shared.lock().judged.get(index).cloned().flatten()
+        self.shared
+            .state
+            .lock()
+            .judged
+            .get(index)
+            .cloned()
+            .flatten()
     }
 
     pub(super) fn hurry(&self, index: usize) {
@@ -78,31 +87,22 @@ impl Judging {
     }
 
     pub(super) fn is_done(&self) -> bool {
-        self.shared.lock().left == 0
+        self.shared.state.lock().left == 0
     }
 
     pub(super) fn wait(&self) {
-        let mut state = self.shared.lock();
+        let mut state = self.shared.state.lock();
         while state.left > 0 {
-            state = self
-                .shared
-                .done
-                .wait(state)
-                .unwrap_or_else(|p| p.into_inner());
+            self.shared.done.wait(&mut state);
         }
     }
 }
 
 impl Shared {
-    fn lock(&self) -> MutexGuard<'_, State> {
-        // A verdict is whole or not there: what a panic left is fine to read.
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
     /// The row to judge next: the hurried one while it waits, else the first waiting from
     /// `cursor` on; `None` when every row is judged.
     fn next(&self, cursor: &mut usize) -> Option<usize> {
-        let state = self.lock();
+        let state = self.state.lock();
         let hurried = self.hurry.swap(usize::MAX, Ordering::Relaxed);
         if state.judged.get(hurried).is_some_and(Option::is_none) {
             return Some(hurried);
@@ -114,7 +114,7 @@ impl Shared {
     }
 
     fn put(&self, index: usize, judged: Judged) {
-        let mut state = self.lock();
+        let mut state = self.state.lock();
         state.judged[index] = Some(Arc::new(judged));
         state.left -= 1;
         if state.left == 0 {
@@ -284,6 +284,6 @@ mod tests {
         assert_eq!(shared.next(&mut cursor), Some(3));
         shared.put(3, judged());
         assert_eq!(shared.next(&mut cursor), None);
-        assert_eq!(shared.lock().left, 0);
+        assert_eq!(shared.state.lock().left, 0);
     }
 }

@@ -8,8 +8,9 @@ mod judging;
 mod locate;
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
+use parking_lot::Mutex;
 use tapscope_core::inspect::tree_diff::{TreeDiff, tree_diff};
 use tapscope_core::replay::{self, Ignore, Report, StepResult, Verdict};
 
@@ -219,7 +220,7 @@ impl Comparison {
     /// Row `index`'s screens after compared as its verdict compares them (volatile text
     /// masked, nodes known by resource id), once per row.
     pub fn diff(&self, index: usize, then: &Screen, now: &Screen) -> Arc<TreeDiff> {
-        let mut diffs = self.diffs.lock().unwrap_or_else(|p| p.into_inner());
+        let mut diffs = self.diffs.lock();
         let diff = diffs.entry(index).or_insert_with(|| {
             let ignore = Ignore::default();
             let comparable = |screen: &Screen| {

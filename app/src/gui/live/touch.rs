@@ -4,14 +4,14 @@
 use std::time::Duration;
 
 use egui::Pos2;
+use tapscope_core::device::DEFAULT_SWIPE;
 use tapscope_core::geometry::Point;
 use tapscope_core::model::Flags;
 use tapscope_core::session::{Action, Observation};
 
 use crate::gui::gesture::Gesture;
 
-/// How long a person's swipe takes, and a tap where no node answers.
-const SWIPE: Duration = Duration::from_millis(300);
+/// How long a tap where no node answers touches.
 const TOUCH: Duration = Duration::from_millis(50);
 
 /// What a gesture on the screen of `latest` does.
@@ -21,7 +21,7 @@ pub fn action(latest: &Observation, gesture: Gesture) -> Action {
         Gesture::Swipe { from, to } => Action::Swipe {
             from: point(from),
             to: point(to),
-            duration: SWIPE,
+            duration: DEFAULT_SWIPE,
         },
     }
 }
@@ -106,7 +106,7 @@ mod tests {
         assert!(matches!(
             action(&home, swipe),
             Action::Swipe {
-                duration: SWIPE,
+                duration: DEFAULT_SWIPE,
                 ..
             }
         ));

@@ -10,8 +10,9 @@ mod screens;
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
+use parking_lot::Mutex;
 use tapscope_core::forensics::{self, Review};
 use tapscope_core::inspect::tree_diff::{TreeDiff, tree_diff};
 use tapscope_core::recording::{self as log, RecordingError, SESSION_FILE, ScreenRef, Step};
@@ -98,7 +99,8 @@ pub struct Recording {
     screens: Arc<Screens>,
     /// Each step's forensics review and its screens before and after compared, by step
     /// index; kept when the recording is read again after it grew (a step's review and
-    /// diff depend on it and earlier steps only).
+    /// diff depend on it and earlier steps only). What a view that panicked left is an
+    /// entry or none: both are fine to keep.
     reviews: Arc<Mutex<HashMap<usize, Reviewed>>>,
     diffs: Arc<Mutex<HashMap<usize, Arc<TreeDiff>>>>,
     /// Lines that could not be read and screen files that are missing or refused (files
@@ -281,7 +283,8 @@ impl Recording {
 
     /// The forensics review of step `index`, made once per step.
     pub fn review(&self, index: usize) -> Reviewed {
-        lock(&self.reviews)
+        self.reviews
+            .lock()
             .entry(index)
             .or_insert_with(|| forensics::review(&self.recording, index).map_err(Arc::new))
             .clone()
@@ -289,7 +292,7 @@ impl Recording {
 
     /// Step `index`'s screens `before` and `after` compared, once per step.
     pub fn diff(&self, index: usize, before: &Screen, after: &Screen) -> Arc<TreeDiff> {
-        let mut diffs = lock(&self.diffs);
+        let mut diffs = self.diffs.lock();
         let diff = diffs.entry(index).or_insert_with(|| {
             Arc::new(tree_diff(
                 &before.inspection().pruned,
@@ -310,11 +313,6 @@ impl Recording {
             .flat_map(|s| s.after.iter().chain(s.before.iter()));
         own.chain(earlier).find(|s| s.version == version).cloned()
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    // What a panicking view left is a cache entry or none: both are fine to keep.
-    mutex.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 fn folder_name(dir: &Path) -> String {

@@ -5,8 +5,9 @@
 //! neighbouring steps.
 
 use std::collections::VecDeque;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
+use parking_lot::Mutex;
 use tapscope_core::inspect::Inspection;
 use tapscope_core::prune::PruneRules;
 use tapscope_core::recording::{Recording, RecordingError, ScreenRef};
@@ -75,7 +76,8 @@ pub(super) struct Screens {
     /// The encoding the recorded token counts were made with, when tapscope knows it.
     encoding: Option<Encoding>,
     /// Most recently used first, at most [`CACHE_SCREENS`]; shared with the loaders of the
-    /// same recording read again after it grew (a written screen never changes).
+    /// same recording read again after it grew (a written screen never changes). A load
+    /// that panicked leaves no slot half-written: each is a `OnceLock`.
     slots: Arc<Mutex<VecDeque<(Key, Slot)>>>,
 }
 
@@ -141,7 +143,8 @@ impl Screens {
 
     /// How many screens are loaded and held.
     pub(super) fn in_memory(&self) -> usize {
-        self.lock()
+        self.slots
+            .lock()
             .iter()
             .filter(|(_, s)| s.get().is_some())
             .count()
@@ -155,7 +158,7 @@ impl Screens {
             screen.screenshot.clone(),
             screen.version.clone(),
         );
-        let mut slots = self.lock();
+        let mut slots = self.slots.lock();
         if let Some(at) = slots.iter().position(|(k, _)| *k == key) {
             let found = slots
                 .remove(at)
@@ -168,11 +171,6 @@ impl Screens {
         slots.push_front((key, Arc::clone(&slot)));
         slots.truncate(CACHE_SCREENS);
         (slot, true)
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<(Key, Slot)>> {
-        // A load that panicked leaves no slot half-written: each is a `OnceLock`.
-        self.slots.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Reads and checks the screen's files, parses the dump and decodes the screenshot;

@@ -1,5 +1,11 @@
 //! The bearer token every request must carry when `tapscope serve` was given one: checked
 //! in time independent of the token's content, 401 with a challenge otherwise.
+//!
+//! Written here rather than taken from `tower-http`: its `ValidateRequestHeaderLayer::bearer`
+//! compares the whole `Authorization` value with `==` (a byte comparison that stops at the
+//! first difference, so its time tells how much of a guess was right), takes the scheme
+//! only as `Bearer` spelled so (RFC 9110 makes it case-insensitive) and answers 401 with
+//! neither a challenge nor a word on what to send.
 
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};

@@ -96,13 +96,8 @@ impl Front {
                 };
                 if live {
                     if let Some(call) = call {
-                        let refusals = Arc::clone(&self.refusals);
                         let message = error.error.message.to_string();
-                        // Recording waits for the disk: off the async threads.
-                        let _ = tokio::task::spawn_blocking(move || {
-                            refusals.record_refusal(&call.tool, call.arguments, &message);
-                        })
-                        .await;
+                        call.record(Arc::clone(&self.refusals), message).await;
                     }
                     return json_error(StatusCode::OK, &error);
                 }

@@ -2,18 +2,20 @@
 //! HTTP, "Sending Messages to the Server") takes one JSON-RPC request, notification or
 //! response per POST, and JSON-RPC 2.0 names the errors: -32700 for a body that is not
 //! JSON, -32600 for JSON that is not one message (a batch among them), -32602 for params
-//! that do not fit their method. rmcp answers the first two with 415, and a request whose
-//! params it cannot read with -32601 under the method's name.
+//! that do not fit their method ([`super::super::misfit`]). rmcp answers the first two with
+//! 415, and a request whose params it cannot read with -32601 under the method's name.
+//!
+//! The body is parsed here once, and every verdict is read from that one parse. rmcp's
+//! service then reads the body it is passed itself: it takes an HTTP request, not a
+//! parsed message.
 
 use rmcp::model::{
-    CallToolRequest, CallToolRequestMethod, ClientJsonRpcMessage, ClientRequest, ConstString,
-    CustomRequest, DiscoverRequest, DiscoverRequestMethod, ErrorCode, ErrorData, InitializeRequest,
-    InitializeResultMethod, JsonRpcError, ListToolsRequest, ListToolsRequestMethod, PingRequest,
-    PingRequestMethod, RequestId,
+    ClientJsonRpcMessage, ClientRequest, ErrorCode, ErrorData, JsonRpcError, RequestId,
 };
 use serde::Deserialize;
-use serde::de::DeserializeOwned;
 use serde_json::Value;
+
+use super::super::misfit::{RefusedCall, misfit};
 
 /// What to do with a POST body.
 #[derive(Debug)]
@@ -30,62 +32,38 @@ pub(super) enum Verdict {
     },
 }
 
-/// A `tools/call` refused for its params: the tool it named (or `tools/call` when it named
-/// none) and the arguments as sent.
-#[derive(Debug)]
-pub(super) struct RefusedCall {
-    pub(super) tool: String,
-    pub(super) arguments: Value,
-}
-
-impl RefusedCall {
-    fn of(custom: &CustomRequest) -> Option<Self> {
-        if custom.method != <CallToolRequestMethod as ConstString>::VALUE {
-            return None;
-        }
-        let params = custom.params.as_ref();
-        let field = |name: &str| params.and_then(|p| p.get(name)).cloned();
-        Some(Self {
-            tool: field("name")
-                .and_then(|name| name.as_str().map(str::to_owned))
-                .unwrap_or_else(|| custom.method.clone()),
-            arguments: field("arguments").unwrap_or_default(),
-        })
-    }
-}
-
-/// Judges one POST body.
+/// Judges one POST body, read once: as JSON, then as the message that JSON is.
 pub(super) fn judge(body: &[u8]) -> Verdict {
-    match serde_json::from_slice::<ClientJsonRpcMessage>(body) {
+    let value = match serde_json::from_slice::<Value>(body) {
+        Ok(value) => value,
+        Err(e) => {
+            return Verdict::Malformed(error(
+                None,
+                ErrorCode::PARSE_ERROR,
+                format!("Parse error: the body is not JSON ({e}): send one JSON-RPC 2.0 message"),
+            ));
+        }
+    };
+    match ClientJsonRpcMessage::deserialize(&value) {
+        // rmcp reads a known method whose params it cannot read as a custom request.
         Ok(ClientJsonRpcMessage::Request(request)) => match &request.request {
-            // rmcp reads a known method whose params it cannot read as a custom request.
             ClientRequest::CustomRequest(custom) => match misfit(custom) {
-                Some(why) => Verdict::Misfit {
-                    error: error(Some(request.id.clone()), ErrorCode::INVALID_PARAMS, why),
-                    call: RefusedCall::of(custom),
+                Some(misfit) => Verdict::Misfit {
+                    error: error(Some(request.id), ErrorCode::INVALID_PARAMS, misfit.message),
+                    call: misfit.call,
                 },
                 None => Verdict::Pass,
             },
             _ => Verdict::Pass,
         },
         Ok(_) => Verdict::Pass,
-        Err(why) => Verdict::Malformed(malformed(body, &why)),
+        Err(why) => Verdict::Malformed(malformed(&value, &why)),
     }
 }
 
-/// The error for a body that is not one JSON-RPC message.
-fn malformed(body: &[u8], why: &serde_json::Error) -> JsonRpcError {
-    let value = match serde_json::from_slice::<Value>(body) {
-        Ok(value) => value,
-        Err(e) => {
-            return error(
-                None,
-                ErrorCode::PARSE_ERROR,
-                format!("Parse error: the body is not JSON ({e}): send one JSON-RPC 2.0 message"),
-            );
-        }
-    };
-    let (id, message) = match &value {
+/// The error for JSON that is not one JSON-RPC message.
+fn malformed(value: &Value, why: &serde_json::Error) -> JsonRpcError {
+    let (id, message) = match value {
         Value::Array(_) => (
             None,
             "Invalid Request: a JSON array (a JSON-RPC batch) is not accepted: MCP over \
@@ -130,55 +108,6 @@ fn malformed(body: &[u8], why: &serde_json::Error) -> JsonRpcError {
 /// A request's id, when it has one a response could carry.
 fn read_id(id: Option<&Value>) -> Option<RequestId> {
     id.and_then(|id| RequestId::deserialize(id).ok())
-}
-
-/// Why a custom request's params do not fit its method, for the methods tapscope
-/// answers; `None` for the other methods, which rmcp rightly answers -32601.
-fn misfit(custom: &CustomRequest) -> Option<String> {
-    let method = custom.method.as_str();
-    let mut request = serde_json::Map::new();
-    request.insert("method".into(), Value::from(method));
-    if let Some(params) = &custom.params {
-        request.insert("params".into(), params.clone());
-    }
-    let request = Value::Object(request);
-    let unread = match method {
-        <InitializeResultMethod as ConstString>::VALUE => unread::<InitializeRequest>(&request),
-        <PingRequestMethod as ConstString>::VALUE => unread::<PingRequest>(&request),
-        <ListToolsRequestMethod as ConstString>::VALUE => unread::<ListToolsRequest>(&request),
-        <DiscoverRequestMethod as ConstString>::VALUE => unread::<DiscoverRequest>(&request),
-        <CallToolRequestMethod as ConstString>::VALUE => {
-            let arguments = custom.params.as_ref().and_then(|p| p.get("arguments"));
-            if let Some(arguments) = arguments.filter(|a| !a.is_object() && !a.is_null()) {
-                return Some(format!(
-                    "Invalid params: `params.arguments` of tools/call must be a JSON object of \
-                     the tool's arguments, not {}: send {{\"target\": ...}} itself, not a \
-                     string holding it",
-                    kind(arguments)
-                ));
-            }
-            unread::<CallToolRequest>(&request)
-        }
-        _ => None,
-    }?;
-    Some(format!("Invalid params for {method}: {unread}"))
-}
-
-/// Why `request` cannot be read as `T`, if it cannot.
-fn unread<T: DeserializeOwned>(request: &Value) -> Option<String> {
-    T::deserialize(request).err().map(|e| e.to_string())
-}
-
-/// A JSON value's kind with its article, as a sentence names it.
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 fn error(id: Option<RequestId>, code: ErrorCode, message: String) -> JsonRpcError {

@@ -12,10 +12,10 @@ mod looks_tests;
 mod mobilecli;
 mod push;
 mod server;
-pub mod text;
 mod socket;
 #[cfg(test)]
 mod tests;
+pub mod text;
 mod u2;
 
 use std::net::SocketAddrV4;

@@ -10,11 +10,11 @@
 mod apps;
 pub mod costs;
 mod draw;
+mod encode;
 mod input;
 pub mod log;
 mod next;
 pub mod phone;
-mod encode;
 mod screen;
 pub mod shell;
 #[cfg(feature = "measure")]
@@ -123,12 +123,24 @@ pub struct Sim<C> {
     /// What the system and the apps wrote (`logcat` reads it).
     log: log::Log,
     procs: Procs,
+    /// Where each capture files the words it drew, once asked for ([`Sim::transcript`]).
+    #[cfg(feature = "ocr")]
+    transcript: Option<crate::ocr::Transcript>,
 }
 
 impl<C: Clock + Clone + Send> Sim<C> {
     /// A phone on its home screen at the clock's current time, running the current build.
     pub fn new(clock: C, seed: u64) -> Self {
         Self::with_build(clock, seed, Build::Current)
+    }
+
+    /// A reader of this phone's screenshots that knows their words: from now on each
+    /// capture files the words it drew, with their ink boxes, in the transcript returned
+    /// (shared with its clones), which reads them back for those pixels. Exact and the same
+    /// on every machine, with or without Tesseract: what the demo reads its game with.
+    #[cfg(feature = "ocr")]
+    pub fn transcript(&mut self) -> crate::ocr::Transcript {
+        self.transcript.get_or_insert_with(Default::default).clone()
     }
 
     /// [`Sim::new`] running `build` of the app; the same seed draws the same figures in both.
@@ -156,6 +168,8 @@ impl<C: Clock + Clone + Send> Sim<C> {
             animation_length: None,
             log: log::Log::default(),
             procs: Procs::default(),
+            #[cfg(feature = "ocr")]
+            transcript: None,
         };
         sim.log_boot();
         sim
@@ -332,7 +346,7 @@ impl<C: Clock + Clone + Send> Device for Sim<C> {
         let longest = DISPLAY.width.max(DISPLAY.height);
         let scale = (f64::from(longest_side) / f64::from(longest)).min(1.0);
         Ok(Capture::Pixels {
-            pixels: self.draw(scale)?,
+            pixels: self.draw_filed(scale)?,
             display: DISPLAY,
         })
     }
@@ -480,6 +494,17 @@ impl<C: Clock + Clone + Send> Sim<C> {
     /// What is shown, drawn at `scale` of the display.
     fn draw(&self, scale: f64) -> Result<image::RgbImage, DeviceError> {
         self.draw_words(scale, false).map(|(pixels, _)| pixels)
+    }
+
+    /// [`Sim::draw`], its words filed in the transcript when one was asked for.
+    fn draw_filed(&self, scale: f64) -> Result<image::RgbImage, DeviceError> {
+        #[cfg(feature = "ocr")]
+        if let Some(transcript) = &self.transcript {
+            let (pixels, words) = self.draw_words(scale, true)?;
+            transcript.file(&pixels, &words);
+            return Ok(pixels);
+        }
+        self.draw(scale)
     }
 
     /// [`Sim::draw`], with each word drawn and its ink box (image pixels) when `keep_words`.

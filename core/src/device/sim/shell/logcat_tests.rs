@@ -2,8 +2,8 @@
 //! `ANDROID_LOG_TAGS`, `-t`/`-T`, `-c`, the ring's bounds, the adb CLI's own command line
 //! and logcat's errors. Time is the virtual clock's.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use parking_lot::Mutex;

@@ -26,8 +26,8 @@ mod toybox;
 mod toybox_tests;
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use parking_lot::Mutex;
 
@@ -133,7 +133,8 @@ impl<C: Clock + Clone + Send> SimShell<C> {
     }
 
     fn read_file(&self, path: &str) -> Option<Vec<u8>> {
-        self.files.lock()
+        self.files
+            .lock()
             .by_path
             .get(&normalize(path))
             .map(|file| file.bytes.clone())
@@ -141,7 +142,8 @@ impl<C: Clock + Clone + Send> SimShell<C> {
 
     /// `f(bytes)` of a file, without copying it; `None` when there is no such file.
     fn with_file<R>(&self, path: &str, f: impl FnOnce(&[u8]) -> R) -> Option<R> {
-        self.files.lock()
+        self.files
+            .lock()
             .by_path
             .get(&normalize(path))
             .map(|file| f(&file.bytes))
@@ -271,7 +273,8 @@ impl<C: Clock + Clone + Send> SimShell<C> {
     fn list(&self, dir: &str) -> Vec<String> {
         let dir = normalize(dir);
         let prefix = format!("{}/", dir.trim_end_matches('/'));
-        self.files.lock()
+        self.files
+            .lock()
             .by_path
             .keys()
             .filter_map(|path| path.strip_prefix(&prefix))

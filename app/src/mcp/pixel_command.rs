@@ -1,23 +1,22 @@
-//! The two shell commands `screen_operation_shell` accepts: a pixel tap and a pixel swipe,
-//! in the coordinates of the last screenshot. Everything else is refused with a reason.
-
-use std::time::Duration;
+//! The two shell commands `screen_operation_shell` runs, `input tap` and `input swipe` in
+//! the coordinates of the last screenshot, read into the pixel action they make; a swipe's
+//! duration has the `swipe` tool's default and cap. Everything else is refused with a
+//! reason.
 
 use tapscope_core::geometry::Point;
 use tapscope_core::session::Action;
+
+use super::args::{MAX_SWIPE, swipe_duration};
 
 /// The refusal for anything that is not one of the two gestures.
 const ALLOWED: &str = "screen_operation_shell runs only `input tap X Y` and `input swipe X1 Y1 \
 X2 Y2 [DURATION_MS]`, in the pixels of the last screenshot; use press_key, input_text, \
 launch_app and list_packages for the rest";
 
-/// The longest swipe a command may ask for.
-const MAX_SWIPE: Duration = Duration::from_secs(10);
-
 /// Parses `command` into a pixel action, or says why it is refused.
 ///
 /// ```
-/// use tapscope::mcp::shell::parse;
+/// use tapscope::mcp::pixel_command::parse;
 /// use tapscope_core::{geometry::Point, session::Action};
 /// assert_eq!(parse("input tap 120 340"), Ok(Action::TapImage(Point::new(120, 340))));
 /// assert!(parse("rm -rf /").unwrap_err().contains("only `input tap X Y`"));
@@ -38,8 +37,8 @@ pub fn parse(command: &str) -> Result<Action, String> {
         ["input", "tap", x, y] => Ok(Action::TapImage(Point::new(pixel(x)?, pixel(y)?))),
         ["input", "swipe", x1, y1, x2, y2, rest @ ..] => {
             let duration = match rest {
-                [] => Duration::from_millis(300),
-                [ms] => milliseconds(ms)?,
+                [] => swipe_duration(None)?,
+                [ms] => swipe_duration(Some(milliseconds(ms)?))?,
                 _ => return Err(format!("{ALLOWED}; {command:?} has extra words")),
             };
             Ok(Action::SwipeImage {
@@ -60,21 +59,21 @@ fn pixel(word: &str) -> Result<i32, String> {
         .ok_or_else(|| format!("{word:?} is not a pixel coordinate (a number from 0)"))
 }
 
-fn milliseconds(word: &str) -> Result<Duration, String> {
-    word.parse::<u64>()
-        .ok()
-        .map(Duration::from_millis)
-        .filter(|d| *d <= MAX_SWIPE)
-        .ok_or_else(|| {
-            format!(
-                "{word:?} is not a swipe duration: give whole milliseconds up to {}",
-                MAX_SWIPE.as_millis()
-            )
-        })
+fn milliseconds(word: &str) -> Result<u64, String> {
+    word.parse::<u64>().map_err(|_| {
+        format!(
+            "{word:?} is not a swipe duration: give whole milliseconds up to {}",
+            MAX_SWIPE.as_millis()
+        )
+    })
 }
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
+    use tapscope_core::device::DEFAULT_SWIPE;
+
     use super::*;
 
     #[test]
@@ -96,7 +95,7 @@ mod tests {
             Ok(Action::SwipeImage {
                 from: Point::new(1, 2),
                 to: Point::new(3, 4),
-                duration: Duration::from_millis(300),
+                duration: DEFAULT_SWIPE,
             })
         );
     }
