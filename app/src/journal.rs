@@ -26,7 +26,7 @@ use parking_lot::Mutex;
 use tapscope_core::device::Capture;
 use tapscope_core::recording::{
     Actor, AdbCommand, Durability, Header, ProxyHeader, RecordingError, RecordingWriter, ScreenKey,
-    ScreenRef, ScreenStore, SeenScreen, Step, StepOutcome,
+    ScreenRef, ScreenStore, Step, StepOutcome,
 };
 use tapscope_core::session::{Observation, Outcome, Screenshot};
 use tapscope_core::stability::SettleReport;
@@ -324,7 +324,8 @@ impl Journal {
     /// Whether the recording has a screenshot of `seen` already: a screen is shown once,
     /// the first time its dump is seen, so no call pays for a capture of a known screen.
     pub fn has_screenshot(&self, seen: &Observation) -> bool {
-        SeenScreen::of(seen).is_ok_and(|screen| self.shown.lock().contains(screen.key()))
+        seen.seen_screen()
+            .is_ok_and(|screen| self.shown.lock().contains(screen.key()))
     }
 
     pub fn dir(&self) -> &Path {
@@ -488,7 +489,7 @@ impl Writer {
         seen: &Observation,
         shot: Option<Shot>,
     ) -> Result<ScreenRef, RecordingError> {
-        let screen = SeenScreen::of(seen)?;
+        let screen = seen.seen_screen()?;
         let stored = match shot {
             Some(shot) => self.screens.store_shown(&screen, || match shot {
                 Shot::Png(png) => Some(png),

@@ -78,19 +78,6 @@ impl<'a> SeenScreen<'a> {
         })
     }
 
-    /// The screen a session observed: a self-drawn one is told apart by its screenshot.
-    #[cfg(feature = "device")]
-    pub fn of(seen: &'a crate::session::Observation) -> Result<Self, RecordingError> {
-        let pixels = seen.fallback.as_ref().map(|shot| shot.png.as_slice());
-        Self::new(
-            &seen.version,
-            &seen.raw,
-            &seen.text,
-            &seen.pixel_text,
-            pixels,
-        )
-    }
-
     pub fn key(&self) -> &ScreenKey {
         &self.key
     }

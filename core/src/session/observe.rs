@@ -73,6 +73,24 @@ pub struct Observation {
     pub look: Option<LookUsed>,
 }
 
+#[cfg(feature = "recording")]
+impl Observation {
+    /// This screen as a recording's store knows it: a self-drawn one is told apart by its
+    /// screenshot.
+    pub fn seen_screen(
+        &self,
+    ) -> Result<crate::recording::SeenScreen<'_>, crate::recording::RecordingError> {
+        let pixels = self.fallback.as_ref().map(|shot| shot.png.as_slice());
+        crate::recording::SeenScreen::new(
+            &self.version,
+            &self.raw,
+            &self.text,
+            &self.pixel_text,
+            pixels,
+        )
+    }
+}
+
 impl Observation {
     /// A dump read elsewhere (an agent's own look, as `tapscope proxy` sees it pass)
     /// observed as a session observes one: pruned under `rules` and the version its content

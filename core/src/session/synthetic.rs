@@ -18,8 +18,7 @@ use crate::device::sim::Sim;
 use crate::handle::Handle;
 use crate::model::Flags;
 use crate::recording::{
-    Durability, Header, RecordingError, RecordingWriter, ScreenRef, ScreenStore, SeenScreen, Step,
-    StepOutcome,
+    Durability, Header, RecordingError, RecordingWriter, ScreenRef, ScreenStore, Step, StepOutcome,
 };
 use crate::stability::{Clock, SettleConfig, VirtualClock};
 use crate::tokens::Encoding;
@@ -274,7 +273,7 @@ impl Agent {
         seen: &Observation,
         with_screenshot: bool,
     ) -> Result<ScreenRef, RecordingError> {
-        let screen = SeenScreen::of(seen)?;
+        let screen = seen.seen_screen()?;
         let stored = if with_screenshot {
             self.screens.store_shown(&screen, || {
                 let shot = seen
