@@ -58,8 +58,8 @@
 
 mod engine;
 mod error;
-mod image;
 mod level;
+mod picture;
 mod polarity;
 mod process;
 mod reader;
@@ -71,7 +71,7 @@ mod tsv;
 
 pub use engine::{DEFAULT_TIMEOUT, PAGE_SEGMENTATION, Tesseract};
 pub use error::OcrError;
-pub use image::{MAX_PIXELS, MAX_SIDE, png_size};
+pub use picture::{MAX_PIXELS, MAX_SIDE, png_size};
 pub use reader::TextReader;
 pub use transcript::{KEPT, KNOWN, Transcript};
 

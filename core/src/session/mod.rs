@@ -3,8 +3,6 @@
 //! observes again — all under one lock, so two callers never interleave on a device.
 
 mod observe;
-#[cfg(all(test, feature = "sim"))]
-mod phone_tests;
 #[cfg(feature = "ocr")]
 mod pixels;
 #[cfg(any(

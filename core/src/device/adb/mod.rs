@@ -7,8 +7,6 @@
 
 pub mod helper;
 mod looks;
-#[cfg(test)]
-mod looks_tests;
 mod mobilecli;
 mod push;
 mod server;

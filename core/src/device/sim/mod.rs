@@ -25,8 +25,6 @@ mod u2;
 mod view;
 
 #[cfg(test)]
-mod game_tests;
-#[cfg(test)]
 mod tests;
 
 use std::time::Duration;

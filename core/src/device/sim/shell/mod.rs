@@ -11,8 +11,6 @@
 
 mod commands;
 mod content;
-#[cfg(test)]
-mod limits_tests;
 mod line;
 mod logcat;
 mod portal_app;
@@ -22,8 +20,6 @@ mod system;
 #[cfg(test)]
 mod tests;
 mod toybox;
-#[cfg(test)]
-mod toybox_tests;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
