@@ -29,7 +29,7 @@
 //! | `sim` | `device::sim`, the simulated phone, and `device::adbd`, the ADB device side it is served on | `device`, `ab_glyph`, `epaint_default_fonts` (the sim's screenshots), `md-5` (the sim's `md5sum`, which uiautomator2 checks its jar with) |
 //! | `recording` | `recording` (the recording format, reader, writer and screen store), `forensics` (stale-action review); with `tokens`, `reprune` (a whole recording re-pruned under new rules) | `libc` on Unix (its files opened without following a link or waiting on a FIFO) |
 //! | `replay` | `replay`: how a replayed step compares with its recording (targets found again by identity, volatile text ignored, verdicts, JUnit XML) | `recording`, `tokens`, `regex` |
-//! | `ocr` | `ocr`: text lines read from a screenshot by the `tesseract` command (found at run time, not linked), behind the `TextReader` trait with a stand-in (`Transcript`, and with `sim` the sim's `Sim::transcript`) | `image`, `imageproc` (preparing the screenshot), `wait-timeout` (the run's ceiling), `csv` (its TSV) |
+//! | `ocr` | `ocr`: text lines read from a screenshot by the `tesseract` command (found at run time, not linked), behind the `TextReader` trait with a stand-in (`Transcript`, and with `sim` the sim's `Sim::transcript`) | `image`, `imageproc` (preparing the screenshot), `wait-timeout` (the run's ceiling), `csv` (its TSV), `parking_lot` (the stand-in's transcript) |
 //! | `synthetic` | `session::synthetic`, long generated recordings for tests and benchmarks | `sim`, `recording`, `tokens` |
 //! | `measure` | `device::sim::specimen` and `ocr::score`: the known-word specimens tapscope's own OCR tests, bench and example measure with; not a stable API | `sim`, `ocr` |
 //!
@@ -79,6 +79,8 @@ pub mod reprune;
 pub mod device;
 #[cfg(feature = "ocr")]
 pub mod ocr;
+#[cfg(any(feature = "device", feature = "ocr"))]
+mod png;
 // Layer 8: the session runtime.
 #[cfg(feature = "device")]
 pub mod session;

@@ -2,9 +2,10 @@
 //! then fail with a clear message), acts on the same session and journal as the agents, and
 //! hands it back; the next agent call is told the screen changed meanwhile.
 
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use parking_lot::{Condvar, Mutex, MutexGuard};
 use serde_json::json;
 use tapscope_core::recording::Actor;
 use tapscope_core::session::{Action, Observation, Outcome};
@@ -81,7 +82,7 @@ impl Gate {
     }
 
     fn hold(&self) -> MutexGuard<'_, Hold> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+        self.state.lock()
     }
 
     /// A person holds the phone: agents' next calls wait.
@@ -115,7 +116,7 @@ impl Gate {
     /// `left` says the client is there), then takes `lock`.
     pub(super) fn enter<'a, T>(&self, lock: &'a Mutex<T>, left: impl Fn() -> bool) -> Entry<'a, T> {
         let deadline = Instant::now() + self.patience;
-        let take = || lock.lock().unwrap_or_else(PoisonError::into_inner);
+        let take = || lock.lock();
         loop {
             match self.wait_while_held(deadline, &left) {
                 Waited::Free => {}
@@ -155,11 +156,7 @@ impl Gate {
                 break Waited::GaveUp;
             }
             let slice = (deadline - now).min(LOOK);
-            hold = self
-                .turned
-                .wait_timeout(hold, slice)
-                .unwrap_or_else(PoisonError::into_inner)
-                .0;
+            self.turned.wait_for(&mut hold, slice);
         };
         hold.waiting.now -= 1;
         waited
@@ -248,7 +245,7 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
             at: self.clock.now(),
             note: None,
         };
-        let journal = self.journal.lock().unwrap_or_else(PoisonError::into_inner);
+        let journal = self.journal.lock();
         let (result, ticket) = self.journaled(&journal, Actor::Person, request, arrival, call);
         if result.is_ok() {
             self.gate.person_acted();

@@ -14,9 +14,10 @@ mod tools;
 
 use std::cell::Cell;
 use std::fmt::Debug;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::Arc;
 use std::time::Duration;
 
+use parking_lot::{Mutex, MutexGuard};
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::{ErrorData, ServerHandler, tool_handler};
 use tapscope_core::device::Device;
@@ -137,7 +138,7 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
 
     /// Records every call from now on into `journal`, for this server and its clones.
     pub fn attach_journal(&self, journal: Journal) {
-        *self.journal.lock().unwrap_or_else(PoisonError::into_inner) = Some(journal);
+        *self.journal.lock() = Some(journal);
     }
 
     /// The session every clone of this server drives.
@@ -286,7 +287,7 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
         let stopped = format!("tapscope stopped recording to {}: {error}", dir.display());
         // Reported here once, to the operator and to the caller; the server goes on.
         eprintln!("tapscope: {stopped}");
-        let mut journal = self.journal.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut journal = self.journal.lock();
         if journal.as_ref().is_some_and(|j| j.dir() == dir) {
             *journal = None;
         }
@@ -311,7 +312,7 @@ impl<R: RecordRefusal + ?Sized> RecordRefusal for Arc<R> {
 impl<D: ServedDevice, C: ServedClock> RecordRefusal for PhoneServer<D, C> {
     fn record_refusal(&self, refused: RefusedCall, message: &str) {
         let arrived = self.clock.now();
-        let journal = self.journal.lock().unwrap_or_else(PoisonError::into_inner);
+        let journal = self.journal.lock();
         let Some(writer) = journal.as_ref() else {
             return;
         };

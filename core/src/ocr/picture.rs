@@ -11,7 +11,7 @@
 
 use std::io::Cursor;
 
-use image::{ImageEncoder, ImageFormat, ImageReader, Limits};
+use image::{ImageFormat, ImageReader, Limits};
 
 use super::OcrError;
 use super::level::{level, radius_for};
@@ -71,14 +71,7 @@ pub(super) fn prepare(png: &[u8], upscale_below: u32) -> Result<Prepared, OcrErr
         grey = image::imageops::resize(&grey, w, h, image::imageops::FilterType::CatmullRom);
     }
     let grey = level(&light_paper(&grey), radius_for(w.max(h)));
-    let mut bytes = Vec::new();
-    image::codecs::png::PngEncoder::new_with_quality(
-        &mut bytes,
-        image::codecs::png::CompressionType::Fast,
-        image::codecs::png::FilterType::Sub,
-    )
-    .write_image(grey.as_raw(), w, h, image::ExtendedColorType::L8)
-    .map_err(not_png)?;
+    let bytes = crate::png::encode_fast(&grey).map_err(not_png)?;
     Ok(Prepared {
         png: bytes,
         size: (width, height),
@@ -138,12 +131,12 @@ mod tests {
     use super::*;
 
     fn png(width: u32, height: u32) -> Vec<u8> {
-        let img = image::GrayImage::from_pixel(width, height, image::Luma([200]));
-        let mut bytes = Vec::new();
-        image::codecs::png::PngEncoder::new(&mut bytes)
-            .write_image(img.as_raw(), width, height, image::ExtendedColorType::L8)
-            .unwrap();
-        bytes
+        crate::png::encode_fast(&image::GrayImage::from_pixel(
+            width,
+            height,
+            image::Luma([200]),
+        ))
+        .unwrap()
     }
 
     /// `png` with its header (IHDR) saying `width` × `height`, its checksum made to match:
@@ -151,25 +144,9 @@ mod tests {
     fn claiming(mut png: Vec<u8>, width: u32, height: u32) -> Vec<u8> {
         png[16..20].copy_from_slice(&width.to_be_bytes());
         png[20..24].copy_from_slice(&height.to_be_bytes());
-        let crc = crc32(&png[12..29]);
+        let crc = crc32fast::hash(&png[12..29]);
         png[29..33].copy_from_slice(&crc.to_be_bytes());
         png
-    }
-
-    /// CRC-32 (IEEE), as a PNG chunk's checksum.
-    fn crc32(bytes: &[u8]) -> u32 {
-        let mut crc = !0u32;
-        for &b in bytes {
-            crc ^= u32::from(b);
-            for _ in 0..8 {
-                crc = if crc & 1 == 1 {
-                    (crc >> 1) ^ 0xedb8_8320
-                } else {
-                    crc >> 1
-                };
-            }
-        }
-        !crc
     }
 
     #[test]

@@ -9,7 +9,6 @@ use serde::Serialize;
 use super::unread::Unread;
 use super::{SessionConfig, SessionError};
 use crate::device::{Capture, Device};
-use image::ImageEncoder;
 
 use crate::geometry::{ImageScale, downsampled};
 use crate::handle::Handle;
@@ -300,19 +299,8 @@ impl Screenshot {
         } else {
             std::borrow::Cow::Owned(image::imageops::thumbnail(pixels, w, h))
         };
-        let mut png = Vec::new();
-        image::codecs::png::PngEncoder::new_with_quality(
-            &mut png,
-            image::codecs::png::CompressionType::Fast,
-            image::codecs::png::FilterType::Sub,
-        )
-        .write_image(
-            resized.as_raw(),
-            resized.width(),
-            resized.height(),
-            image::ExtendedColorType::Rgb8,
-        )
-        .map_err(|e| SessionError::Image(e.to_string()))?;
+        let png =
+            crate::png::encode_fast(&*resized).map_err(|e| SessionError::Image(e.to_string()))?;
         let rule = ImageScale {
             display,
             image: size,

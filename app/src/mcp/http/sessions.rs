@@ -6,11 +6,12 @@
 
 use std::collections::HashMap;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll};
 
 use futures_core::Stream;
+use parking_lot::{Mutex, MutexGuard};
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::streamable_http_server::session::local::{
     LocalSessionManager, LocalSessionManagerError,
@@ -83,7 +84,7 @@ impl CappedSessions {
     }
 
     fn uses(&self) -> MutexGuard<'_, Uses> {
-        lock(&self.uses)
+        self.uses.lock()
     }
 
     fn touch(&self, id: &SessionId) {
@@ -113,11 +114,6 @@ impl CappedSessions {
             self.close_session(&victim).await?;
         }
     }
-}
-
-fn lock(uses: &Mutex<Uses>) -> MutexGuard<'_, Uses> {
-    // The map stays consistent through a panic elsewhere: every change is one statement.
-    uses.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl SessionManager for CappedSessions {
@@ -215,7 +211,7 @@ struct Call {
 
 impl Call {
     fn begin(uses: &Arc<Mutex<Uses>>, id: &SessionId) -> Self {
-        if let Some(used) = lock(uses).touch(id) {
+        if let Some(used) = uses.lock().touch(id) {
             used.calls += 1;
         }
         Call {
@@ -227,7 +223,7 @@ impl Call {
 
 impl Drop for Call {
     fn drop(&mut self) {
-        if let Some(used) = lock(&self.uses).touch(&self.id) {
+        if let Some(used) = self.uses.lock().touch(&self.id) {
             used.calls = used.calls.saturating_sub(1);
         }
     }

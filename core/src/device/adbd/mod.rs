@@ -40,8 +40,6 @@ mod socket;
 mod stream;
 mod sync;
 
-use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
-
 pub use self::error::AdbdError;
 pub use self::limits::Limits;
 pub use self::server::{Dropped, Server, bind, serve, serve_with};
@@ -167,15 +165,4 @@ pub trait CommandOutput {
     fn stdin(&mut self) -> Option<Vec<u8>> {
         None
     }
-}
-
-/// Locks a mutex; a thread that panicked while holding it left plain data behind, still
-/// fit to use.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// Waits on a condition variable, with the same tolerance of poisoning as [`lock`].
-fn wait<'a, T>(signal: &Condvar, guard: MutexGuard<'a, T>) -> MutexGuard<'a, T> {
-    signal.wait(guard).unwrap_or_else(PoisonError::into_inner)
 }

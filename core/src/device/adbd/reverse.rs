@@ -3,9 +3,7 @@
 //! removed as adbd does (`handle_forward_request` in AOSP's `adb.cpp`); this device's
 //! apps open no connections, so nothing ever comes back through one.
 
-use std::sync::Mutex;
-
-use super::lock;
+use parking_lot::Mutex;
 
 /// What a `reverse:` service asks.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,7 +57,7 @@ impl Reverses {
     /// alone (as captured from a phone: `003cusb localabstract:gnirehtet tcp:31416\n…`);
     /// `FAIL` and a length-prefixed reason when refused.
     pub(super) fn answer(&self, request: &Request) -> Vec<u8> {
-        let mut reverses = lock(&self.0);
+        let mut reverses = self.0.lock();
         match request {
             Request::List => {
                 let listing: String = reverses

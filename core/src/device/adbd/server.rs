@@ -3,15 +3,17 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+
+use parking_lot::{Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::error::{AdbdError, ProtocolError};
 use super::limits::Limits;
 use super::message::MIN_PEER_PAYLOAD;
-use super::{Backend, connection, lock};
+use super::{Backend, connection};
 
 /// A connection the server closed because of what the peer did (or failed to do).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,25 +113,20 @@ impl Server {
     /// The connections dropped so far for what their peer did, the latest last (at most
     /// the last 64).
     pub fn dropped(&self) -> Vec<Dropped> {
-        lock(&self.shared.dropped).latest.iter().cloned().collect()
+        self.shared.dropped.lock().latest.iter().cloned().collect()
     }
 
     /// Waits until `count` connections in all have been dropped, or `timeout` passes;
     /// then as [`Server::dropped`].
     pub fn wait_dropped(&self, count: usize, timeout: Duration) -> Vec<Dropped> {
         let deadline = Instant::now() + timeout;
-        let mut dropped = lock(&self.shared.dropped);
+        let mut dropped = self.shared.dropped.lock();
         while dropped.total < count {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 break;
             }
-            dropped = self
-                .shared
-                .dropped_signal
-                .wait_timeout(dropped, left)
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .0;
+            self.shared.dropped_signal.wait_for(&mut dropped, left);
         }
         dropped.latest.iter().cloned().collect()
     }
@@ -149,7 +146,7 @@ impl Drop for Server {
         // `accept` blocks until someone connects: be that someone.
         let _ = TcpStream::connect_timeout(&self.addr, Duration::from_secs(2));
         let _ = acceptor.join();
-        let connections: Vec<_> = lock(&self.shared.connections).drain().collect();
+        let connections: Vec<_> = self.shared.connections.lock().drain().collect();
         for (_, live) in connections {
             let _ = live.socket.shutdown(std::net::Shutdown::Both);
             let _ = live.thread.join();
@@ -201,13 +198,13 @@ fn start_connection(
     let connected = Arc::new(AtomicBool::new(false));
     let connected_here = Arc::clone(&connected);
     // Registered before the thread runs, so its removal at the end cannot come first.
-    let mut connections = lock(&shared.connections);
+    let mut connections = shared.connections.lock();
     let thread = std::thread::Builder::new()
         .name(format!("adbd {peer}"))
         .spawn(move || {
             let report = |reason| owner.record(peer, reason);
             connection::serve(socket, backend, limits, connected_here, report);
-            lock(&owner.connections).remove(&id);
+            owner.connections.lock().remove(&id);
         })?;
     connections.insert(
         id,
@@ -225,7 +222,7 @@ impl Shared {
     /// whose host has not connected yet is closed to make room, so half-open sockets
     /// cannot lock hosts out (a real host sends its CNXN at once).
     fn room_for_one(&self, max: usize) -> bool {
-        let mut connections = lock(&self.connections);
+        let mut connections = self.connections.lock();
         if connections.len() < max {
             return true;
         }
@@ -248,7 +245,7 @@ impl Shared {
     }
 
     fn record(&self, peer: SocketAddr, reason: String) {
-        let mut dropped = lock(&self.dropped);
+        let mut dropped = self.dropped.lock();
         if dropped.latest.len() == DROPPED_KEPT {
             dropped.latest.pop_front();
         }

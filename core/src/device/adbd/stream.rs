@@ -7,13 +7,14 @@
 
 use std::io::{self, Write};
 use std::net::{Shutdown, TcpStream};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+
+use parking_lot::{Condvar, Mutex, MutexGuard};
 
 use super::command::Command;
 use super::error::ProtocolError;
 use super::message::encode;
-use super::{lock, wait};
 
 /// The socket of one connection, written whole messages at a time by any of its threads.
 #[derive(Debug)]
@@ -43,7 +44,7 @@ impl Link {
     pub(super) fn hold(&self) -> Held<'_> {
         Held {
             link: self,
-            _writing: lock(&self.writing),
+            _writing: self.writing.lock(),
         }
     }
 
@@ -69,7 +70,7 @@ impl Link {
     }
 
     pub(super) fn failure(&self) -> Option<String> {
-        lock(&self.failure).clone()
+        self.failure.lock().clone()
     }
 }
 
@@ -94,7 +95,10 @@ impl Held<'_> {
         }
         let bytes = encode(command, arg0, arg1, data);
         if let Err(e) = (&self.link.socket).write_all(&bytes) {
-            lock(&self.link.failure).get_or_insert_with(|| format!("writing {command}: {e}"));
+            self.link
+                .failure
+                .lock()
+                .get_or_insert_with(|| format!("writing {command}: {e}"));
             self.link.kill();
             return Err(e);
         }
@@ -150,7 +154,7 @@ impl Stream {
     pub(super) fn write(&self, mut bytes: &[u8]) -> io::Result<()> {
         while !bytes.is_empty() {
             {
-                let mut state = lock(&self.state);
+                let mut state = self.state.lock();
                 loop {
                     if state.closed || !self.link.is_alive() {
                         return Err(io::Error::new(
@@ -161,7 +165,7 @@ impl Stream {
                     if state.outbox.len() < self.chunk {
                         break;
                     }
-                    state = wait(&self.changed, state);
+                    self.changed.wait(&mut state);
                 }
                 let take = (self.chunk - state.outbox.len()).min(bytes.len());
                 state.outbox.extend_from_slice(&bytes[..take]);
@@ -175,7 +179,7 @@ impl Stream {
     /// Takes all input that has arrived. Blocks for some when `block`, else may give
     /// nothing; `None` once the stream is closed and nothing is left.
     pub(super) fn take_input(&self, block: bool) -> Option<Vec<u8>> {
-        let mut state = lock(&self.state);
+        let mut state = self.state.lock();
         loop {
             if !state.inbox.is_empty() {
                 let bytes = std::mem::take(&mut state.inbox);
@@ -194,24 +198,24 @@ impl Stream {
             if !block {
                 return Some(Vec::new());
             }
-            state = wait(&self.changed, state);
+            self.changed.wait(&mut state);
         }
     }
 
     pub(super) fn is_closed(&self) -> bool {
-        lock(&self.state).closed || !self.link.is_alive()
+        self.state.lock().closed || !self.link.is_alive()
     }
 
     /// Sends what is queued, waits for its OKAY, then closes with CLSE. Nothing is sent
     /// if the stream is closed already.
     pub(super) fn finish(&self) {
         {
-            let mut state = lock(&self.state);
+            let mut state = self.state.lock();
             while !state.closed
                 && self.link.is_alive()
                 && (state.awaiting_okay || !state.outbox.is_empty())
             {
-                state = wait(&self.changed, state);
+                self.changed.wait(&mut state);
             }
         }
         self.close_with(|_| {});
@@ -228,7 +232,7 @@ impl Stream {
     pub(super) fn refuse(&self) {
         let mut socket = self.link.hold();
         {
-            let mut state = lock(&self.state);
+            let mut state = self.state.lock();
             if state.closed {
                 return;
             }
@@ -241,7 +245,7 @@ impl Stream {
     /// The host's OKAY for our last WRTE: the next one may go.
     pub(super) fn acknowledged(&self) {
         {
-            let mut state = lock(&self.state);
+            let mut state = self.state.lock();
             state.awaiting_okay = false;
             self.changed.notify_all();
         }
@@ -253,7 +257,7 @@ impl Stream {
     /// start, so the OKAY goes out before anything the service does with the data.
     pub(super) fn received(&self, data: Vec<u8>) -> Result<(), ProtocolError> {
         let mut socket = self.link.hold();
-        let mut state = lock(&self.state);
+        let mut state = self.state.lock();
         if state.closed {
             return Ok(());
         }
@@ -278,7 +282,7 @@ impl Stream {
 
     /// The connection is gone: wakes the service, which sees the stream closed.
     pub(super) fn abandon(&self) {
-        lock(&self.state).closed = true;
+        self.state.lock().closed = true;
         self.changed.notify_all();
     }
 
@@ -286,7 +290,7 @@ impl Stream {
     fn close_with(&self, also: impl FnOnce(&mut State)) {
         let mut socket = self.link.hold();
         {
-            let mut state = lock(&self.state);
+            let mut state = self.state.lock();
             if state.closed {
                 return;
             }
@@ -301,7 +305,7 @@ impl Stream {
     fn pump(&self) {
         let mut socket = self.link.hold();
         let data = {
-            let mut state = lock(&self.state);
+            let mut state = self.state.lock();
             if state.closed || state.awaiting_okay || state.outbox.is_empty() {
                 return;
             }

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use image::{ImageEncoder, RgbImage};
+use image::RgbImage;
 
 use crate::model::Flags;
 use crate::render::xml_escape;
@@ -84,18 +84,5 @@ fn indent(depth: usize) -> String {
 
 /// `img` as a PNG, encoded fast.
 pub(super) fn png(img: &RgbImage) -> Result<Vec<u8>, String> {
-    let mut bytes = Vec::new();
-    image::codecs::png::PngEncoder::new_with_quality(
-        &mut bytes,
-        image::codecs::png::CompressionType::Fast,
-        image::codecs::png::FilterType::Sub,
-    )
-    .write_image(
-        img.as_raw(),
-        img.width(),
-        img.height(),
-        image::ExtendedColorType::Rgb8,
-    )
-    .map_err(|e| e.to_string())?;
-    Ok(bytes)
+    crate::png::encode_fast(img).map_err(|e| e.to_string())
 }

@@ -10,12 +10,7 @@ use crate::model::Rect;
 
 /// A 1×1 PNG, enough to get past the header check.
 fn pixel() -> Vec<u8> {
-    use ::image::ImageEncoder;
-    let mut bytes = Vec::new();
-    ::image::codecs::png::PngEncoder::new(&mut bytes)
-        .write_image(&[0], 1, 1, ::image::ExtendedColorType::L8)
-        .unwrap();
-    bytes
+    crate::png::encode_fast(&::image::GrayImage::new(1, 1)).unwrap()
 }
 
 /// A stand-in `tesseract`: `version` and `langs` answer the finding, `read` runs for

@@ -15,7 +15,9 @@
 
 use std::collections::VecDeque;
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
+
+use parking_lot::Mutex;
 
 use image::RgbImage;
 
@@ -54,17 +56,12 @@ impl Transcript {
             pixels: pixels_hash(pixels),
             lines: lines_of(words),
         };
-        let mut kept = self.lock();
+        let mut kept = self.filed.lock();
         kept.retain(|f| f.pixels != filed.pixels);
         if kept.len() == KEPT {
             kept.pop_front();
         }
         kept.push_back(filed);
-    }
-
-    fn lock(&self) -> MutexGuard<'_, VecDeque<Filed>> {
-        // A filer that panicked leaves whole entries behind: nothing is half-written.
-        self.filed.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -72,7 +69,7 @@ impl TextReader for Transcript {
     fn read(&self, png: &[u8], min_confidence: f32) -> Result<Vec<TextLine>, OcrError> {
         let pixels = decode(png)?.into_rgb8();
         let key = pixels_hash(&pixels);
-        let kept = self.lock();
+        let kept = self.filed.lock();
         let filed = kept
             .iter()
             .find(|f| f.pixels == key)

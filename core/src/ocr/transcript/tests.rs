@@ -1,21 +1,12 @@
 //! The transcript on pictures made here: lines grouped as drawn, a read of the filed
 //! picture alone, the oldest forgotten past [`KEPT`], bad bytes refused.
 
-use image::{ImageEncoder, Rgb};
+use image::Rgb;
 
 use super::*;
 
 fn png(img: &RgbImage) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    image::codecs::png::PngEncoder::new(&mut bytes)
-        .write_image(
-            img.as_raw(),
-            img.width(),
-            img.height(),
-            image::ExtendedColorType::Rgb8,
-        )
-        .expect("an image encodes in memory");
-    bytes
+    crate::png::encode_fast(img).expect("an image encodes in memory")
 }
 
 fn word(text: &str, left: i32, top: i32, right: i32, bottom: i32) -> (String, Rect) {
@@ -118,5 +109,5 @@ fn the_last_pictures_filed_are_kept_and_the_oldest_forgotten() {
     transcript.file(&picture(1), &[word("Again", 0, 0, 6, 6)]);
     let again = transcript.read(&png(&picture(1)), 0.0).unwrap();
     assert_eq!(texts(&again), ["Again"]);
-    assert_eq!(transcript.lock().len(), KEPT);
+    assert_eq!(transcript.filed.lock().len(), KEPT);
 }

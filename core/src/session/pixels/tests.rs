@@ -4,12 +4,12 @@
 
 use std::sync::Arc;
 
-use super::super::{Action, Observation, Session, SessionConfig};
 use crate::device::sim::Sim;
 use crate::handle::Handle;
 use crate::model::Rect;
 use crate::ocr::{KNOWN, OcrError, TextLine, TextReader, Transcript, Word};
 use crate::session::Unread;
+use crate::session::{Action, Observation, Session, SessionConfig};
 use crate::stability::VirtualClock;
 
 type SimSession = Session<Sim<VirtualClock>, VirtualClock>;

@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
-use super::super::*;
 use crate::device::sim::costs::Profile;
 use crate::device::sim::phone::SimPhone;
+use crate::session::*;
 use crate::stability::{DecidedBy, VirtualClock};
 
 fn phone_session() -> (Session<SimPhone<VirtualClock>, VirtualClock>, VirtualClock) {

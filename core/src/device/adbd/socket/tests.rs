@@ -11,9 +11,11 @@ use std::time::{Duration, Instant};
 
 use md5::{Digest, Md5};
 
-use super::super::command::Command;
-use super::super::message::{self, Message, VERSION, encode};
-use super::super::{Backend, CommandOutput, DeviceSocket, Identity, SocketName, bind, serve};
+use crate::device::adbd::command::Command;
+use crate::device::adbd::message::{self, Message, VERSION, encode};
+use crate::device::adbd::{
+    Backend, CommandOutput, DeviceSocket, Identity, SocketName, bind, serve,
+};
 use crate::device::sim::costs::Profile;
 use crate::device::sim::phone::UiClient;
 use crate::device::sim::shell::SimShell;
@@ -168,7 +170,7 @@ impl Backend for Echo {
     }
 }
 
-fn echo_device() -> (super::super::Server, Receiver<()>) {
+fn echo_device() -> (crate::device::adbd::Server, Receiver<()>) {
     let (sender, dropped) = channel();
     let listener = bind("127.0.0.1:0".parse().unwrap()).unwrap();
     let device = Arc::new(Echo {

@@ -7,8 +7,8 @@ use serde_json::{Value, json};
 
 use crate::model::{Flags, Rect};
 
-use super::super::DISPLAY;
 use super::tree::Node;
+use crate::device::sim::DISPLAY;
 
 /// `ro.product.name` of the sim (what `getprop` says), `UiDevice.getProductName()`.
 const PRODUCT: &str = "tapscope_sim";

@@ -19,12 +19,12 @@ use crate::device::{Device, DeviceError, Key};
 use crate::geometry::Point;
 use crate::stability::Clock;
 
-use super::super::phone::SimPhone;
-use super::super::{DISPLAY, Sim};
 use super::info::{self, Found};
 use super::rpc::{Call, NOT_FOUND, RpcError};
 use super::selector::Selector;
 use super::tree::Screen;
+use crate::device::sim::phone::SimPhone;
+use crate::device::sim::{DISPLAY, Sim};
 
 /// How long `click(x, y)` holds the touch.
 const CLICK_HOLD: Duration = Duration::from_millis(100);

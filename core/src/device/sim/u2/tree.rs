@@ -9,8 +9,8 @@
 use crate::model::{Flags, Rect};
 use crate::stability::Clock;
 
-use super::super::view::{Shown, Win};
 use super::super::{DISPLAY, Sim};
+use crate::device::sim::view::{Shown, Win};
 
 /// One node visible to the user, in document order.
 #[derive(Clone, Debug, PartialEq)]
