@@ -359,7 +359,7 @@ impl Agent {
             .tree
             .lines()
             .filter(|line| wanted(line))
-            .filter_map(|line| line.split("i: ").nth(1)?.split_whitespace().next())
+            .filter_map(tapscope_core::render::line_handle)
             .map(|i| format!("{version}_{i}"))
             .collect())
     }

@@ -68,7 +68,7 @@ fn prunes_the_shipped_sample_to_yaml() {
     assert!(text.contains("app: tv.tapscope.demo\n"));
     assert!(text.contains("display: 1080x2400\n"));
     assert!(
-        text.contains(r#"- i: 2 edit "Search videos" click long pos: top-center"#),
+        text.contains("\n[2] edit \"Search videos\" long\n"),
         "{text}"
     );
     assert!(
@@ -294,7 +294,7 @@ fn observe_drives_the_simulated_phone_through_scripted_steps() {
     );
     assert!(acts[1].contains("the back key"), "{}", acts[1]);
     // Back on the launcher, under a fresh version.
-    assert!(text.contains("\"TapTube\" click long"), "{text}");
+    assert!(text.contains("\n[1] \"TapTube\" long\n"), "{text}");
 }
 
 #[test]
@@ -302,8 +302,8 @@ fn observe_reads_the_next_build_of_the_sim() {
     let output = tapscope(&["observe", "--device", "sim-next"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
-    assert!(text.contains("\"TapTube Video\" click long"), "{text}");
-    assert!(!text.contains("\"TapTube\" click"), "{text}");
+    assert!(text.contains("\n[1] \"TapTube Video\" long\n"), "{text}");
+    assert!(!text.contains("\"TapTube\""), "{text}");
 
     let output = tapscope(&["observe", "--device", "sim-nxt"]);
     assert_eq!(output.status.code(), Some(2));

@@ -133,7 +133,7 @@ fn a_click_on_the_screen_taps_the_phone_and_back_returns() {
     until(&mut harness, "the feed is shown after the tap", |w| {
         shows(w, "Search videos")
     });
-    let in_pane = harness.query_all_by_label_contains("\"Search videos\" click");
+    let in_pane = harness.query_all_by_label_contains("] \"Search videos\"");
     assert!(in_pane.count() > 0, "the pruned pane shows the feed");
 
     harness.get_by_label("Back").click();

@@ -65,7 +65,7 @@ fn opens_a_dump_and_shows_its_three_panes() {
     let stats = &workbench.analysis.as_ref().expect("analysed").current.stats;
     assert!(stats.raw_tokens.tokens() > 10 * stats.pruned_tokens.tokens());
     harness.get_by_label_contains(&format!("-> {}", stats.pruned_tokens));
-    harness.get_by_label_contains("\"Search videos\" click long pos: top-center");
+    harness.get_by_label_contains("[2] edit \"Search videos\" long");
     assert!(workbench.banner.is_empty());
 }
 
@@ -123,7 +123,7 @@ fn clicking_the_screen_selects_the_same_node_in_every_pane() {
     let pruned_line = &analysis.lines[analysis.line_of_node[target].expect("printed")].text;
     let raw_line = &document.raw_view.lines[document.raw_view.line_of_node[target]].text;
     assert!(
-        pruned_line.contains("\"Voice search\" click"),
+        pruned_line.contains("[3] \"Voice search\""),
         "{pruned_line}"
     );
     assert!(
@@ -169,21 +169,23 @@ fn toggling_a_rule_changes_the_counts_and_the_diff() {
         .current
         .stats
         .pruned_tokens;
+    // Anchors are off by default: the click turns them on, on every node with a handle.
+    assert!(!harness.state().settings.rules.anchors);
     harness.get_by_label("anchors").click();
     harness.run();
     let workbench = harness.state();
-    assert!(!workbench.settings.rules.anchors);
+    assert!(workbench.settings.rules.anchors);
     assert_eq!(workbench.settings.baseline, PruneRules::default());
     let analysis = workbench.analysis.as_ref().expect("analysed");
     assert!(
-        analysis.current.stats.pruned_tokens.tokens() < before.tokens(),
-        "dropping pos: saves tokens"
+        analysis.current.stats.pruned_tokens.tokens() > before.tokens(),
+        "printing pos: costs tokens"
     );
     assert_eq!(analysis.baseline.stats.pruned_tokens, before);
     let (added, removed) = rules::diff_summary(&analysis.baseline, &analysis.current);
     assert!(added > 10 && removed == added, "+{added} -{removed}");
-    harness.get_by_label_contains("- i: 2 edit \"Search videos\" click long pos: top-center");
-    harness.get_by_label_contains("+ - i: 2 edit \"Search videos\" click long");
+    harness.get_by_label_contains("- [2] edit \"Search videos\" long");
+    harness.get_by_label_contains("+ [2] edit \"Search videos\" long pos: top-center");
 }
 
 #[test]
@@ -293,7 +295,7 @@ fn bad_files_raise_a_banner_and_keep_what_is_open() {
             .click();
         harness.run();
     }
-    harness.get_by_label_contains("\"Search videos\" click long");
+    harness.get_by_label_contains("[2] edit \"Search videos\" long");
 }
 
 #[test]

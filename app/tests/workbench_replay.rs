@@ -263,7 +263,11 @@ fn the_compare_view_shows_the_tree_acted_on_with_the_target_line_selected() {
         .filter_map(|node| node.accesskit_node().label())
         .collect();
     assert_eq!(selected.len(), 1, "{selected:?}");
-    assert!(selected[0].contains("i: 11"), "{selected:?}");
+    assert_eq!(
+        tapscope_core::render::line_handle(&selected[0]),
+        Some(11),
+        "{selected:?}"
+    );
 
     // The refused stale tap's handle names another screen: said, and no line is selected.
     harness.state_mut().go_to_step(refused_index(&demo));

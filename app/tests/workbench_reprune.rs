@@ -42,7 +42,7 @@ fn click(harness: &mut Harness<'static, Workbench>, label: &str) {
 fn the_demo_under_the_default_rules_is_unchanged() {
     let harness = opened(&source_tree_demo());
     harness.get_by_label("Whole recording");
-    harness.get_by_label("7972 tokens, unchanged");
+    harness.get_by_label("5407 tokens, unchanged");
     harness.get_by_label("over 21 steps' screens (11 distinct)");
     harness.get_by_label("no semantic node or target lost on any step");
 }
@@ -52,7 +52,7 @@ fn collapsing_the_keyboard_lists_the_steps_that_lose_its_keys_and_goes_to_one() 
     let mut harness = opened(&source_tree_demo());
     harness.get_by_label("collapse").click();
     harness.run();
-    harness.get_by_label("7972 -> 6651 tokens (−1321, −16.6%)");
+    harness.get_by_label("5407 -> 4793 tokens (−614, −11.4%)");
     harness.get_by_label("58 semantic nodes lost on 5 steps, 0 targets lost:");
     for label in [
         "step 4 · tap: 29 nodes lost",
@@ -69,7 +69,7 @@ fn collapsing_the_keyboard_lists_the_steps_that_lose_its_keys_and_goes_to_one() 
     assert_eq!(harness.state().step().expect("a step on show").index, 4);
     harness.get_by_label("keys").click();
     harness.run();
-    harness.get_by_label("7972 tokens, unchanged");
+    harness.get_by_label("5407 tokens, unchanged");
     assert!(
         harness
             .query_by_label("step 4 · tap: 29 nodes lost")

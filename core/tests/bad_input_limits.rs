@@ -57,7 +57,7 @@ fn deep_but_allowed_nesting_prunes_and_renders_without_recursion() {
     assert_eq!(tree.nodes.len(), 1001);
     assert_eq!(tree.nodes[1000].depth, 1000);
     let pruned = prune_fixed(&tree, &PruneRules::default());
-    assert!(render::yaml(&pruned).contains("- i: 1 \"Bottom\" click pos: top-left\n"));
+    assert!(render::yaml(&pruned).contains("\n[1] \"Bottom\"\n"));
     assert_lossless(&tree, &pruned);
     // With every rule off, every level is printed, indented one step deeper each time.
     let raw = prune_fixed(&tree, &PruneRules::all_off());
@@ -276,13 +276,23 @@ fn inverted_negative_and_off_display_bounds_are_kept_exactly() {
     }
     let pruned = prune_fixed(&tree, &PruneRules::default());
     let yaml = render::yaml(&pruned);
+    assert!(yaml.contains("\n[1] \"Negative\"\n"), "{yaml}");
+    assert!(yaml.contains("\n[2] \"Huge\"\n"), "{yaml}");
+    // The anchors, when printed, are those of the parts on the display.
+    let anchored = render::yaml(&prune_fixed(
+        &tree,
+        &PruneRules {
+            anchors: true,
+            ..PruneRules::default()
+        },
+    ));
     assert!(
-        yaml.contains("- i: 1 \"Negative\" click pos: top-left\n"),
-        "{yaml}"
+        anchored.contains("\n[1] \"Negative\" pos: top-left\n"),
+        "{anchored}"
     );
     assert!(
-        yaml.contains("- i: 2 \"Huge\" click pos: center\n"),
-        "{yaml}"
+        anchored.contains("\n[2] \"Huge\" pos: center\n"),
+        "{anchored}"
     );
     let negative = pruned
         .nodes

@@ -41,6 +41,10 @@ fn the_prune_example_runs_without_optional_features() {
         version.trim_end_matches('"'),
         tapscope_core::render::content_version(body)
     );
-    assert!(body.contains(r#""Search videos" click long"#), "{tree}");
+    // The search field has a handle, which says it can be tapped; long-pressed too.
+    assert!(
+        body.contains("\n[2] edit \"Search videos\" long\n"),
+        "{tree}"
+    );
     assert!(stderr.contains("; 0 lost"), "{stderr}");
 }

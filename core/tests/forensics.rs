@@ -40,13 +40,13 @@ fn the_demo_stale_tap_was_refused_two_screens_later() {
         .unwrap()
         .stale
         .expect("step 13 is stale");
-    assert_eq!(stale.version_used, "b035d7e095f0");
-    assert_eq!(stale.version_at_action, "a0d7cb6bd073");
-    // Two scrolls moved the list (b095348a3390, a0d7cb6bd073); the third found its end
+    assert_eq!(stale.version_used, "c97d0606e6bb");
+    assert_eq!(stale.version_at_action, "0565bc3655e4");
+    // Two scrolls moved the list (0d5ee3942f46, 0565bc3655e4); the third found its end
     // and left the screen as it was.
     assert_eq!(stale.screens_ago, 2);
     assert!(stale.refused);
-    // The handle b035d7e095f0_4 named the top-left video card of the old screen.
+    // The handle c97d0606e6bb_4 named the top-left video card of the old screen.
     let meant = stale.meant.as_ref().unwrap();
     assert_eq!(meant.label, "\"45:10 · Every Apollo landing site from o…\"");
     assert_eq!(meant.bounds, Some(Rect::new(24, 84, 528, 644)));
@@ -262,43 +262,48 @@ fn a_tap_on_an_empty_spot_says_so() {
 
 #[test]
 fn a_refused_handle_is_read_off_the_stored_text_when_the_dump_prunes_otherwise() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut writer =
-        RecordingWriter::create(dir.path(), &Header::new("sim", "0.1.0", "o200k", 0)).unwrap();
-    // Recorded under other rules: the stored text is not what the default rules give.
-    let old_text = "version: \"aaaaaaaaaaaa\"\n- i: 1 \"Send \\\"now\\\"\" click\n";
-    let send = store_text(&mut writer, SEND, &chat("Draft", Some("Send")), old_text);
-    let sending = store(&mut writer, SENDING, &chat("Sending…", None));
-    let delete = store(&mut writer, DELETE, &chat("Sent", Some("Delete")));
-    writer
-        .append(&act("press_key", &send, &sending, true))
-        .unwrap();
-    writer
-        .append(&act("press_key", &sending, &delete, true))
-        .unwrap();
-    let tap = Step {
-        tool: "tap".into(),
-        handle: Some(format!("{SEND}_1")),
-        version_used: Some(SEND.into()),
-        version_before: Some(DELETE.into()),
-        outcome: StepOutcome::Refused,
-        before: Some(delete),
-        ..Step::default()
-    };
-    writer.append(&tap).unwrap();
-    let recording = recording::read(dir.path()).unwrap();
-    let stale = review(&recording, 2).unwrap().stale.unwrap();
-    let meant = Target {
-        label: "\"Send \"now\"\"".into(),
-        bounds: None,
-    };
-    assert_eq!(stale.meant, Some(meant));
-    assert_eq!((stale.point, stale.now_there), (None, None));
-    assert!(stale.refused);
-    assert_eq!(
-        stale.sentence,
-        "tap refused: the handle named \"Send \"now\"\" from 2 screens ago; nothing was touched"
-    );
+    // Recorded under other rules: the stored text is not what the default rules give. In
+    // the notation trees were printed in before, and in the current one.
+    for old_text in [
+        "version: \"aaaaaaaaaaaa\"\n- i: 1 \"Send \\\"now\\\"\" click\n",
+        "version: \"aaaaaaaaaaaa\"\n[1] \"Send \\\"now\\\"\" pos: bottom-right\n",
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut writer =
+            RecordingWriter::create(dir.path(), &Header::new("sim", "0.1.0", "o200k", 0)).unwrap();
+        let send = store_text(&mut writer, SEND, &chat("Draft", Some("Send")), old_text);
+        let sending = store(&mut writer, SENDING, &chat("Sending…", None));
+        let delete = store(&mut writer, DELETE, &chat("Sent", Some("Delete")));
+        writer
+            .append(&act("press_key", &send, &sending, true))
+            .unwrap();
+        writer
+            .append(&act("press_key", &sending, &delete, true))
+            .unwrap();
+        let tap = Step {
+            tool: "tap".into(),
+            handle: Some(format!("{SEND}_1")),
+            version_used: Some(SEND.into()),
+            version_before: Some(DELETE.into()),
+            outcome: StepOutcome::Refused,
+            before: Some(delete),
+            ..Step::default()
+        };
+        writer.append(&tap).unwrap();
+        let recording = recording::read(dir.path()).unwrap();
+        let stale = review(&recording, 2).unwrap().stale.unwrap();
+        let meant = Target {
+            label: "\"Send \"now\"\"".into(),
+            bounds: None,
+        };
+        assert_eq!(stale.meant, Some(meant), "{old_text}");
+        assert_eq!((stale.point, stale.now_there), (None, None));
+        assert!(stale.refused);
+        assert_eq!(
+            stale.sentence,
+            "tap refused: the handle named \"Send \"now\"\" from 2 screens ago; nothing was touched"
+        );
+    }
 }
 
 #[test]

@@ -293,17 +293,43 @@ fn check_handles(tree: &Tree, pruned: &Pruned) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// The keys of the lines above the tree, which start unindented.
+const HEADER_KEYS: [&str; 6] = [
+    "version: ",
+    "app: ",
+    "display: ",
+    "rotation: ",
+    "keyboard: ",
+    "fallback: ",
+];
+
 /// Both renderings succeed, and the JSON one is valid with one entry per printed node.
 fn check_rendering(pruned: &Pruned) -> Result<(), TestCaseError> {
     let yaml = render::yaml(pruned);
-    let node_lines = yaml
+    // Below the header, every line is a node's but the `window:` and `more:` ones.
+    let node_lines: Vec<&str> = yaml
         .lines()
-        .filter(|l| l.trim_start().starts_with("- ") && !l.contains("- window: "))
-        .count();
+        .skip_while(|l| HEADER_KEYS.iter().any(|key| l.starts_with(key)))
+        .filter(|l| {
+            let l = l.trim_start();
+            !l.starts_with("window: ") && !l.starts_with("more: [")
+        })
+        .collect();
     prop_assert_eq!(
-        node_lines,
+        node_lines.len(),
         pruned.nodes.len(),
         "one line per printed node in\n{}",
+        yaml
+    );
+    // The handles, `[i]` at the start of their lines, are 1..=n in line order.
+    let handles: Vec<usize> = node_lines
+        .iter()
+        .filter_map(|l| render::line_handle(l))
+        .collect();
+    prop_assert_eq!(
+        handles,
+        (1..=pruned.handles.len()).collect::<Vec<_>>(),
+        "one handle per line of an indexed node in\n{}",
         yaml
     );
     let json: serde_json::Value = serde_json::from_str(&render::json(pruned))

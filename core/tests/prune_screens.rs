@@ -14,23 +14,46 @@ use tapscope_core::{parse, render};
 const FEED_YAML: &str = r#"version: "0123456789ab"
 app: com.example.feed
 display: 1080x2400
-- "Feed"
-- i: 1 "Search" click pos: top-right
-- i: 2 list #list scroll pos: center
-  - i: 3 "How I built a 3-axis CNC · 12K views" click long pos: top-center
-  - i: 4 "Rust in 100 seconds · 3K views · 3 thousand views" click pos: center
-  - i: 5 "Cat compilation 2024" click pos: bottom-center
-    - i: 6 "Like" click pos: center-right
-  - i: 7 "Sourdough for beginners" click pos: bottom-center
+"Feed"
+[1] "Search"
+[2] list #list scroll
+  [3] "How I built a 3-axis CNC · 12K views" long
+  [4] "Rust in 100 seconds · 3K views · 3 thousand views"
+  [5] "Cat compilation 2024"
+    [6] "Like"
+  [7] "Sourdough for beginners"
   more: [3 below: "Gardening tips for small", "Why the sky is", …]
-- i: 8 "New post" click pos: bottom-right
-- i: 9 "Home" click selected pos: bottom-left
-- i: 10 "Profile" click pos: bottom-right
+[8] "New post"
+[9] "Home" selected
+[10] "Profile"
+"#;
+
+/// The same feed under the rule `anchors = true`: every handle with its 3×3 cell.
+const FEED_ANCHORED_YAML: &str = r#"version: "0123456789ab"
+app: com.example.feed
+display: 1080x2400
+"Feed"
+[1] "Search" pos: top-right
+[2] list #list scroll pos: center
+  [3] "How I built a 3-axis CNC · 12K views" long pos: top-center
+  [4] "Rust in 100 seconds · 3K views · 3 thousand views" pos: center
+  [5] "Cat compilation 2024" pos: bottom-center
+    [6] "Like" pos: center-right
+  [7] "Sourdough for beginners" pos: bottom-center
+  more: [3 below: "Gardening tips for small", "Why the sky is", …]
+[8] "New post" pos: bottom-right
+[9] "Home" selected pos: bottom-left
+[10] "Profile" pos: bottom-right
 "#;
 
 #[test]
 fn feed_golden() {
     assert_eq!(yaml_of("feed.xml", &PruneRules::default()), FEED_YAML);
+    let anchored = PruneRules {
+        anchors: true,
+        ..PruneRules::default()
+    };
+    assert_eq!(yaml_of("feed.xml", &anchored), FEED_ANCHORED_YAML);
 }
 
 #[test]
@@ -65,7 +88,7 @@ fn self_drawn_screen_falls_back_to_the_screenshot() {
     assert_eq!(
         yaml,
         "version: \"0123456789ab\"\napp: com.example.game\ndisplay: 1080x2400\nfallback: screenshot\n\
-         - window: system-bar\n  - \"12:30\"\n"
+         window: system-bar\n  \"12:30\"\n"
     );
     // A clickable full-screen surface is no better: there is nothing to target precisely.
     let clickable = common::fixture_text("self_drawn.xml").replace(
@@ -76,7 +99,7 @@ fn self_drawn_screen_falls_back_to_the_screenshot() {
     assert!(tree.nodes[1].is_actionable());
     let pruned = prune_fixed(&tree, &PruneRules::default());
     assert!(pruned.fallback);
-    assert_line(&render::yaml(&pruned), "- i: 1 click pos: center");
+    assert_line(&render::yaml(&pruned), "[1]");
     // A single labelled node is enough to read the screen.
     for content in ["text=\"Tap to start\"", "content-desc=\"Game board\""] {
         let labelled = common::fixture_text("self_drawn.xml").replacen(
@@ -95,25 +118,13 @@ fn self_drawn_screen_falls_back_to_the_screenshot() {
 #[test]
 fn settings_switches_show_their_state() {
     let yaml = yaml_of("settings_switches.xml", &PruneRules::default());
-    assert_line(&yaml, "- \"Network & internet\"");
-    assert_line(
-        &yaml,
-        "  - i: 2 \"Wi-Fi · Connected to Home\" click pos: top-center",
-    );
-    assert_line(
-        &yaml,
-        "    - i: 3 switch #switch_widget checked pos: top-right",
-    );
-    assert_line(&yaml, "  - i: 4 \"Airplane mode\" click pos: top-center");
-    assert_line(&yaml, "    - i: 5 switch #switch_widget pos: top-right");
-    assert_line(
-        &yaml,
-        "  - i: 6 \"Hotspot & tethering · Off\" click disabled pos: center",
-    );
-    assert_line(
-        &yaml,
-        "  - i: 7 checkbox \"Data saver\" click checked pos: center",
-    );
+    assert_line(&yaml, "\"Network & internet\"");
+    assert_line(&yaml, "  [2] \"Wi-Fi · Connected to Home\"");
+    assert_line(&yaml, "    [3] switch #switch_widget checked");
+    assert_line(&yaml, "  [4] \"Airplane mode\"");
+    assert_line(&yaml, "    [5] switch #switch_widget");
+    assert_line(&yaml, "  [6] \"Hotspot & tethering · Off\" disabled");
+    assert_line(&yaml, "  [7] checkbox \"Data saver\" checked");
     let tree = parse_fixture("settings_switches.xml");
     assert_lossless(&tree, &prune_fixed(&tree, &PruneRules::default()));
 }
@@ -124,11 +135,11 @@ fn login_form_shows_hint_focus_password_and_disabled() {
     assert_eq!(
         yaml.lines().skip(3).collect::<Vec<_>>(),
         [
-            "- \"Sign in to Example\"",
-            "- i: 1 edit hint: \"Email address\" #email click long focused pos: top-center",
-            "- i: 2 edit \"••••••••\" hint: \"Password\" click long password pos: center",
-            "- i: 3 \"Sign in\" click disabled pos: center",
-            "- i: 4 \"Forgot password?\" click pos: center-left",
+            "\"Sign in to Example\"",
+            "[1] edit hint: \"Email address\" #email long focused",
+            "[2] edit \"••••••••\" hint: \"Password\" long password",
+            "[3] \"Sign in\" disabled",
+            "[4] \"Forgot password?\"",
         ]
     );
 }
@@ -145,19 +156,19 @@ fn windows_are_grouped_and_covered_nodes_hidden() {
             "app: com.example.chat",
             "display: 1080x2400",
             "keyboard: open",
-            "- \"Ana\"",
-            "- \"See you at 8?\"",
-            "- i: 1 edit hint: \"Message\" #compose click focused pos: center",
-            "- i: 2 \"Send\" click pos: center-right",
-            "- window: overlay com.facebook.orca",
-            "  - i: 3 \"Chat head: Ben\" click pos: top-right",
-            "- window: keyboard",
-            "  - i: 4 \"q\" click long pos: bottom-left",
-            "  - i: 5 \"w\" click long pos: bottom-left",
-            "  - i: 6 \"Delete\" click long pos: bottom-right",
-            "- window: system-bar",
-            "  - \"12:30\" desc: \"12:30 PM\"",
-            "  - \"Battery 80 percent.\"",
+            "\"Ana\"",
+            "\"See you at 8?\"",
+            "[1] edit hint: \"Message\" #compose focused",
+            "[2] \"Send\"",
+            "window: overlay com.facebook.orca",
+            "  [3] \"Chat head: Ben\"",
+            "window: keyboard",
+            "  [4] \"q\" long",
+            "  [5] \"w\" long",
+            "  [6] \"Delete\" long",
+            "window: system-bar",
+            "  \"12:30\" desc: \"12:30 PM\"",
+            "  \"Battery 80 percent.\"",
         ]
     );
     // Under the chat bubble and under the keyboard: not visible, so not semantic.
@@ -178,29 +189,31 @@ fn windows_are_grouped_and_covered_nodes_hidden() {
 fn a_hidden_node_and_its_subtree_are_not_printed() {
     let yaml = yaml_of("uiautomator2_pretty.xml", &PruneRules::default());
     assert_no_line_with(&yaml, "Draft in trash");
-    assert_line(
-        &yaml,
-        "- i: 1 edit hint: \"Search notes\" #search click long pos: top-center",
-    );
-    assert_line(
-        &yaml,
-        "- i: 2 \"New note\" click selected pos: bottom-right",
-    );
+    assert_line(&yaml, "[1] edit hint: \"Search notes\" #search long");
+    assert_line(&yaml, "[2] \"New note\" selected");
     let rico = yaml_of("rico.json", &PruneRules::default());
     assert_no_line_with(&rico, "hidden banner");
 }
 
 #[test]
 fn landscape_anchors_use_the_rotated_display() {
-    let one = yaml_of("rotation_1.xml", &PruneRules::default());
+    let anchored = PruneRules {
+        anchors: true,
+        ..PruneRules::default()
+    };
+    let one = yaml_of("rotation_1.xml", &anchored);
     assert_line(&one, "display: 2400x1080");
     assert_line(&one, "rotation: 1");
-    assert_line(&one, "- i: 1 \"Pause\" click pos: center");
-    assert_line(&one, "- i: 2 \"Exit full screen\" click pos: bottom-right");
-    let three = yaml_of("rotation_3.xml", &PruneRules::default());
+    assert_line(&one, "[1] \"Pause\" pos: center");
+    assert_line(&one, "[2] \"Exit full screen\" pos: bottom-right");
+    let three = yaml_of("rotation_3.xml", &anchored);
     assert_line(&three, "rotation: 3");
-    assert_line(&three, "- i: 1 \"Take photo\" click pos: center-right");
-    assert_line(&three, "- i: 2 \"Last photo\" click pos: bottom-left");
+    assert_line(&three, "[1] \"Take photo\" pos: center-right");
+    assert_line(&three, "[2] \"Last photo\" pos: bottom-left");
+    // The default rules print the rotation too, without the anchors.
+    let default = yaml_of("rotation_3.xml", &PruneRules::default());
+    assert_line(&default, "rotation: 3");
+    assert_line(&default, "[1] \"Take photo\"");
     let portrait = yaml_of("feed.xml", &PruneRules::default());
     assert_no_line_with(&portrait, "rotation");
 }
@@ -210,13 +223,13 @@ fn quotes_backslashes_and_newlines_render_on_one_line() {
     let yaml = yaml_of("entities.xml", &PruneRules::default());
     assert_line(
         &yaml,
-        r#"- "She said \"hi\" & left" desc: "it's <b>bold</b>""#,
+        r#""She said \"hi\" & left" desc: "it's <b>bold</b>""#,
     );
-    assert_line(&yaml, r#"- "line one line two""#);
-    assert_line(&yaml, r#"- "C:\\path\\to""#);
+    assert_line(&yaml, r#""line one line two""#);
+    assert_line(&yaml, r#""C:\\path\\to""#);
     assert_line(
         &yaml,
-        r#"- i: 1 "😀 你好，世界 Привет" desc: "日本語のボタン" click pos: top-center"#,
+        r#"[1] "😀 你好，世界 Привет" desc: "日本語のボタン""#,
     );
 }
 
@@ -224,28 +237,16 @@ fn quotes_backslashes_and_newlines_render_on_one_line() {
 fn json_dumps_prune_like_xml() {
     let droidbot = yaml_of("droidbot_state.json", &PruneRules::default());
     assert_line(&droidbot, "app: com.example.weather/.ui.MainActivity");
-    assert_line(
-        &droidbot,
-        "- i: 1 \"Berlin · 21°C · 21 degrees Celsius\" click pos: top-center",
-    );
-    assert_line(
-        &droidbot,
-        "- i: 3 edit #city_search click long focused pos: center",
-    );
+    assert_line(&droidbot, "[1] \"Berlin · 21°C · 21 degrees Celsius\"");
+    assert_line(&droidbot, "[3] edit #city_search long focused");
     let old = yaml_of("droidbot_2016.json", &PruneRules::default());
-    assert_line(
-        &old,
-        "- i: 1 edit \"PIN\" click long focused password pos: top-center",
-    );
-    assert_line(&old, "- i: 2 \"Log in\" click disabled pos: center");
+    assert_line(&old, "[1] edit \"PIN\" long focused password");
+    assert_line(&old, "[2] \"Log in\" disabled");
     let rico = yaml_of("rico.json", &PruneRules::default());
-    assert_line(&rico, "- i: 1 list #feed scroll pos: center");
-    assert_line(
-        &rico,
-        "  - i: 2 \"Storm closes harbour\" click pos: top-center",
-    );
+    assert_line(&rico, "[1] list #feed scroll");
+    assert_line(&rico, "  [2] \"Storm closes harbour\"");
     let early = yaml_of("droidrun_portal_early.json", &PruneRules::default());
-    assert_line(&early, "- i: 2 click pos: top-center");
+    assert_line(&early, "[2]");
     assert_no_line_with(&early, "FrameLayout");
     assert_no_line_with(&early, "ImageView");
 }
@@ -270,9 +271,6 @@ fn a_visible_node_inside_an_off_viewport_item_keeps_its_line() {
         pruned.fates[button]
     );
     assert_eq!(pruned.printed_as(button).and_then(|p| p.i), Some(2));
-    assert_line(
-        &render::yaml(&pruned),
-        "  - i: 2 \"Visible\" click pos: top-left",
-    );
+    assert_line(&render::yaml(&pruned), "  [2] \"Visible\"");
     assert_lossless(&tree, &pruned);
 }

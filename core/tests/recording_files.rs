@@ -22,7 +22,7 @@ fn one_step(dir: &Path) -> PathBuf {
         .store_screen(&ScreenFiles {
             version: "a1",
             dump: "<hierarchy>1</hierarchy>",
-            pruned: "- i: 1 \"Send\" click\n",
+            pruned: "[1] \"Send\"\n",
             screenshot: Some(b"\x89PNG\r\n\x1a\nnot really"),
             pixel_text: None,
             raw_tokens: 12,

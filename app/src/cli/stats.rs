@@ -1,12 +1,14 @@
-//! `tapscope stats`: one line per dump of a folder (or list of files): tokens raw vs pruned, ratio, recall.
+//! `tapscope stats`: one line per dump of a folder (or list of files): tokens raw vs pruned, ratio,
+//! recall; then where the pruned tokens go, by part and by kind of line, over them all.
 
 use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use clap::Args;
 use tapscope_core::parse;
-use tapscope_core::prune::{PruneRules, prune};
-use tapscope_core::report::Stats;
+use tapscope_core::prune::PruneRules;
+use tapscope_core::render;
+use tapscope_core::report::{Breakdown, Stats, Tally};
 use tapscope_core::tokens::Encoding;
 
 use super::Outcome;
@@ -25,7 +27,8 @@ pub struct StatsArgs {
     encoding: EncodingArg,
 }
 
-/// Prints a table and the median reduction per format; exits 1 if any semantic node was lost.
+/// Prints a table, the median reduction per format and the tokens' breakdown; exits 1 if any
+/// semantic node was lost.
 pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
     let rules = match &args.rules {
         Some(path) => PruneRules::load(path)?,
@@ -40,6 +43,7 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
         "file", "format", "raw tok", "pruned tok", "ratio", "nodes", "semantic", "lost"
     )?;
     let mut rows: Vec<(String, Stats)> = Vec::new();
+    let mut breakdown = Breakdown::default();
     let bar = progress(files.len(), "measuring".to_owned());
     for file in &files {
         let bytes = parse::read_file(file)?;
@@ -47,7 +51,10 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
             parse::decode(&bytes).with_context(|| format!("cannot read {}", file.display()))?;
         let tree =
             parse::parse_str(&text).with_context(|| format!("cannot read {}", file.display()))?;
-        let stats = Stats::measure(&text, &tree, &prune(&tree, &rules), encoding);
+        // Under the version its content gives, as an agent reads it: the same count every run.
+        let (pruned, _) = render::versioned(&tree, &rules);
+        let stats = Stats::measure(&text, &tree, &pruned, encoding);
+        breakdown.add(&Breakdown::measure(&pruned, encoding));
         let name = file.file_name().map_or_else(
             || file.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
@@ -85,6 +92,7 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
             )?;
         }
     }
+    write_breakdown(&mut stdout, &breakdown, rows.len())?;
     let lost: usize = rows.iter().map(|(_, s)| s.lost_semantic_nodes.len()).sum();
     writeln!(stdout, "lost semantic nodes: {lost}")?;
     if rows
@@ -102,6 +110,32 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
     } else {
         Outcome::CheckFailed
     })
+}
+
+/// Where the pruned tokens of `files` dumps go: by part, then by kind of line.
+fn write_breakdown(out: &mut Stdout, breakdown: &Breakdown, files: usize) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "where the pruned tokens go over {files} files ({} tokens, each piece counted on its own):",
+        breakdown.total()
+    )?;
+    let row = |out: &mut Stdout, name: &str, tally: Tally, unit: &str| {
+        writeln!(
+            out,
+            "  {name:<16} {:>8} {:>6.1} % {:>8} {unit}",
+            tally.tokens,
+            breakdown.percent(tally),
+            tally.count
+        )
+    };
+    for (part, tally) in breakdown.parts() {
+        row(out, part.name(), tally, "pieces")?;
+    }
+    writeln!(out, "  by kind of line:")?;
+    for (class, tally) in breakdown.lines() {
+        row(out, class.name(), tally, "lines")?;
+    }
+    Ok(())
 }
 
 fn median(values: &mut [f64]) -> Option<f64> {

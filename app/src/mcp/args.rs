@@ -16,8 +16,8 @@ pub const MAX_SWIPE: Duration = Duration::from_secs(10);
 #[derive(Debug, Deserialize, Serialize, schemars::JsonSchema)]
 pub struct TargetArgs {
     /// The node's handle, `{version}_{i}`: the version printed at the top of the latest
-    /// tree, an underscore and the node's `i`, like `3f9a0c2b71de_12`. Only handles from
-    /// the latest tree work.
+    /// tree, an underscore and the number in the node's `[i]`, like `3f9a0c2b71de_12` for
+    /// the line `[12] …`. Only handles from the latest tree work.
     pub target: String,
 }
 

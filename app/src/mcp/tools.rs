@@ -16,10 +16,10 @@ use super::{PHONE_USE_SKILL, PhoneServer, Request, ServedClock, ServedDevice};
 impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
     #[tool(
         description = "Read the phone's screen: returns the tree's version and the pruned \
-        accessibility tree, one node a line. Nodes you can act on carry an `i`; their handle \
-        is `{version}_{i}`. Call it first, and again whenever a tool says the viewport was \
-        updated. When the tree is empty (a self-drawn screen), a screenshot image comes \
-        with it, with the rule that maps its pixels to the display."
+        accessibility tree, one node a line. A node you can act on starts with its `[i]`; \
+        its handle is `{version}_{i}`. Call it first, and again whenever a tool says the \
+        viewport was updated. When the tree is empty (a self-drawn screen), a screenshot \
+        image comes with it, with the rule that maps its pixels to the display."
     )]
     async fn screen_operation_accessibility(&self) -> Result<CallToolResult, ErrorData> {
         let request = Request::new("screen_operation_accessibility", &());

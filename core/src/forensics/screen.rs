@@ -75,13 +75,18 @@ pub(super) fn by_handle(
     Ok((target, None))
 }
 
-/// The label of the stored pruned line `- i: N …`: its quoted text, else the rest of it.
+/// The label of the stored pruned line with handle `i`: its quoted text, else the rest of it.
 fn stored_line_label(pruned_text: &str, i: usize) -> Option<String> {
-    let prefix = format!("- i: {i}");
-    let rest = pruned_text.lines().find_map(|line| {
-        let rest = line.trim_start().strip_prefix(&prefix)?;
-        (rest.is_empty() || rest.starts_with(' ')).then_some(rest.trim())
-    })?;
+    let line = pruned_text
+        .lines()
+        .find(|line| render::line_handle(line) == Some(i))?
+        .trim_start();
+    // What follows the handle, `[N]` or `- i: N` in older recordings.
+    let rest = match line.strip_prefix('[') {
+        Some(rest) => rest.split_once(']').map_or("", |(_, rest)| rest),
+        None => line.splitn(4, ' ').nth(3).unwrap_or(""),
+    }
+    .trim();
     let label = match rest.find('"') {
         Some(open) => {
             let mut text = String::new();

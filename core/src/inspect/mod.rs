@@ -13,7 +13,7 @@
 //! let size = RawSize::measure(xml, Encoding::O200k);
 //! let view = Inspection::new(&tree, &PruneRules::default(), "0123456789ab", size);
 //! let line = view.line_of_node[0].unwrap();
-//! assert!(view.lines[line].text.contains("\"Send\" click"));
+//! assert_eq!(view.lines[line].text, "[1] \"Send\"");
 //! ```
 
 pub mod tree_diff;
@@ -22,7 +22,7 @@ use crate::model::{DumpFormat, NodeId, Tree};
 use crate::parse::start_tag_end;
 use crate::prune::{LineKind, PruneRules, Pruned, prune_with_version};
 use crate::render;
-use crate::report::{RawSize, Stats};
+use crate::report::{Breakdown, RawSize, Stats};
 use crate::tokens::TokenCount;
 
 /// One line of the raw pane.
@@ -114,6 +114,8 @@ pub struct Inspection {
     /// `line_of_node[id]`: the line that shows raw node `id` (its own, or the one it merged into).
     pub line_of_node: Vec<Option<usize>>,
     pub stats: Stats,
+    /// Where the pruned tokens go, by part and kind of line.
+    pub breakdown: Breakdown,
 }
 
 impl Inspection {
@@ -123,6 +125,7 @@ impl Inspection {
         let pruned = prune_with_version(tree, rules, version.to_owned());
         let yaml = render::yaml(&pruned);
         let stats = Stats::of_rendered(raw, tree, &pruned, &yaml);
+        let breakdown = Breakdown::measure(&pruned, raw.encoding);
         let texts: Vec<&str> = yaml.lines().collect();
         let header = texts.len() - pruned.lines.len();
         let lines: Vec<PrunedLine> = texts
@@ -163,6 +166,7 @@ impl Inspection {
             lines,
             line_of_node,
             stats,
+            breakdown,
         }
     }
 }
@@ -245,7 +249,7 @@ mod tests {
         assert_eq!(view.lines[0].node, None);
         let card = view.line_of_node[1].unwrap();
         assert_eq!(view.lines[card].node, Some(1));
-        assert!(view.lines[card].text.contains("\"Title\" click"));
+        assert!(view.lines[card].text.starts_with("[1] \"Title\""));
         // The merged text shows on its card's line; the shell root on none.
         assert_eq!(view.line_of_node[2], Some(card));
         assert_eq!(view.line_of_node[0], None);

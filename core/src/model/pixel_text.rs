@@ -106,11 +106,8 @@ mod tests {
         };
         let read = tree.with_pixel_text(&[line("Blocks", 300), line("Play", 2040)]);
         let (pruned, text) = versioned(&read, &PruneRules::default());
-        assert!(text.contains("- i: 1 ocr \"Blocks\""), "{text}");
-        assert!(
-            text.contains("- i: 2 ocr \"Play\" pos: bottom-center"),
-            "{text}"
-        );
+        assert!(text.contains("\n[1] ocr \"Blocks\"\n"), "{text}");
+        assert!(text.contains("\n[2] ocr \"Play\"\n"), "{text}");
         assert!(
             pruned.fallback,
             "the screen is still self-drawn: the screenshot stays"

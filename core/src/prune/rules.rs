@@ -62,11 +62,13 @@ pub struct PruneRules {
     pub max_merged_texts: usize,
     /// Print containers that have nothing but a readable resource id.
     pub keep_id_containers: bool,
-    /// Print only true flags as bare words (`click`), and `disabled` for enabled=false.
+    /// Print only true flags as bare words (`long`; `click` only where a handle does not
+    /// already say it), and `disabled` for enabled=false.
     pub omit_false_flags: bool,
-    /// Give every printed node an `i` and `pos:`, not only those an agent can act on.
+    /// Give every printed node an `i`, not only those an agent can act on.
     pub index_all: bool,
-    /// Print `pos:`, the 3×3 cell of the node's visible centre.
+    /// Print `pos:`, the 3×3 cell of the node's visible centre, on every node with a
+    /// handle; off, only where two sibling lines would otherwise read the same.
     pub anchors: bool,
     /// Summarise off-viewport children of scrollables as `more: [N below: …]`.
     pub more_summaries: bool,
@@ -97,7 +99,7 @@ impl Default for PruneRules {
             keep_id_containers: false,
             omit_false_flags: true,
             index_all: false,
-            anchors: true,
+            anchors: false,
             more_summaries: true,
             more_samples: 2,
             more_words: 4,

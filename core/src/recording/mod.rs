@@ -22,7 +22,7 @@
 //!     .store_screen(&ScreenFiles {
 //!         version: "a1",
 //!         dump: "<hierarchy/>",
-//!         pruned: "- i: 1 \"Send\" click\n",
+//!         pruned: "[1] \"Send\"\n",
 //!         screenshot: None,
 //!         pixel_text: None,
 //!         raw_tokens: 120,

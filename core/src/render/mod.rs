@@ -3,13 +3,15 @@
 //! for XML (the sim's dumps, JUnit reports).
 
 mod json;
+mod parts;
 mod xml;
 mod yaml;
 
 pub use crate::prune::{escape, quote};
 pub use json::json;
+pub use parts::{LineClass, Part, Parted};
 pub use xml::xml_escape;
-pub use yaml::{node_line, yaml};
+pub use yaml::{line_handle, node_line, parted, yaml};
 
 use sha2::{Digest, Sha256};
 
@@ -44,6 +46,14 @@ const FLAG_WORDS: [(Flags, &str, &str); 7] = [
     (Flags::FOCUSED, "focused", "focused"),
     (Flags::PASSWORD, "password", "password"),
 ];
+
+/// Every flag a line can print a word for: the actions and states, and `enabled` (as
+/// `disabled` when false).
+fn printed_flags() -> Flags {
+    FLAG_WORDS
+        .iter()
+        .fold(Flags::ENABLED, |all, (flag, _, _)| all | *flag)
+}
 
 /// The bare words for the true flags (`click`, …), then `disabled` when not enabled.
 pub fn flag_words(flags: Flags) -> impl Iterator<Item = &'static str> {

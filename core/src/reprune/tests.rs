@@ -229,7 +229,7 @@ fn json_holds_totals_steps_and_named_losses() {
 fn screens_recorded_under_other_rules_leave_targets_unchecked() {
     let dir = tempfile::tempdir().unwrap();
     let other = PruneRules {
-        anchors: false,
+        anchors: true,
         ..PruneRules::default()
     };
     let recording = write_search(&dir.path().join("rec"), &other);

@@ -156,8 +156,14 @@ fn hint(name: &str) -> &'static str {
         "max_merged_texts" => "More texts than this and nothing merges.",
         "keep_id_containers" => "Print containers that have only a readable resource id.",
         "omit_false_flags" => "Only true flags, as bare words; `disabled` for enabled=false.",
-        "index_all" => "Every printed line gets an `i` and `pos:`, not only actionable nodes.",
-        "anchors" => "Print `pos:`, the 3×3 cell of the display that holds the node's centre.",
+        "index_all" => {
+            "Every printed line gets a handle `[i]`, not only actionable nodes; `click` is then \
+             printed."
+        }
+        "anchors" => {
+            "Print `pos:`, the 3×3 cell of the display that holds the node's centre, on every \
+             line with a handle; off, only on sibling lines that would otherwise read the same."
+        }
         "more_summaries" => "Summarise off-viewport items of scrollables as `more:`.",
         "more_samples" => "Items quoted per direction in a `more:` line.",
         "more_words" => "Words quoted per item in a `more:` line.",
@@ -455,7 +461,10 @@ mod tests {
 
     #[test]
     fn dropping_anchors_changes_every_positioned_line() {
-        let baseline = inspect(&PruneRules::default());
+        let baseline = inspect(&PruneRules {
+            anchors: true,
+            ..PruneRules::default()
+        });
         let current = inspect(&PruneRules {
             anchors: false,
             ..PruneRules::default()
@@ -471,14 +480,11 @@ mod tests {
         assert!(
             rows.contains(&DiffRow::Line(
                 Change::Removed,
-                r#"- i: 3 "Play" click pos: top-left"#.into()
+                r#"[3] "Play" pos: top-left"#.into()
             )),
             "{rows:?}"
         );
-        assert!(rows.contains(&DiffRow::Line(
-            Change::Added,
-            r#"- i: 3 "Play" click"#.into()
-        )));
+        assert!(rows.contains(&DiffRow::Line(Change::Added, r#"[3] "Play""#.into())));
     }
 
     #[test]
@@ -576,6 +582,9 @@ mod tests {
     fn the_panel_shows_what_a_rule_changes() {
         use egui_kittest::{Harness, kittest::Queryable};
         let mut workbench = crate::gui::Workbench::new();
+        // Anchors on, in the rules and the baseline: the click below drops them.
+        workbench.settings.rules.anchors = true;
+        workbench.settings.baseline.anchors = true;
         workbench.add_documents(vec![crate::gui::sample()]);
         // Other panes may draw glyphs the test fonts lack (the stats bar's →); this panel's
         // own are in the default fonts (⋯ only in monospace rows).
@@ -589,8 +598,8 @@ mod tests {
         harness.get_by_label("anchors").click();
         harness.run();
         harness.get_by_label_contains("tokens (−");
-        harness.get_by_label_contains("- - i: 2 edit \"Search videos\" click long pos: top-center");
-        harness.get_by_label_contains("+ - i: 2 edit \"Search videos\" click long");
+        harness.get_by_label_contains("- [2] edit \"Search videos\" long pos: top-center");
+        harness.get_by_label_contains("+ [2] edit \"Search videos\" long");
         harness.get_by_label("Use as baseline").click();
         harness.run();
         assert_eq!(

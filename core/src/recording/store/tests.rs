@@ -11,7 +11,7 @@ use crate::recording::reader::screen_hash;
 use crate::recording::{self, Header, Recording, Step};
 
 const DUMP: &str = "<hierarchy rotation=\"0\"><node text=\"Send\"/></hierarchy>";
-const PRUNED: &str = "- i: 1 \"Send\" click\n";
+const PRUNED: &str = "[1] \"Send\"\n";
 const PNG: &[u8] = b"\x89PNG a screenshot";
 
 /// A store in `dir/rec` counting a text's tokens as its bytes, and how many it counted.

@@ -1,4 +1,7 @@
-//! Size and recall statistics of one dump, raw against pruned — what `tapscope prune --stats` prints.
+//! Size and recall statistics of one dump, raw against pruned — what `tapscope prune --stats` prints —
+//! and where the pruned tree's tokens go.
+
+mod breakdown;
 
 use serde::{Serialize, Serializer};
 
@@ -7,6 +10,8 @@ use crate::prune::Pruned;
 use crate::recall::{self, LostNode};
 use crate::render;
 use crate::tokens::{Encoding, TokenCount};
+
+pub use breakdown::{Breakdown, Tally};
 
 /// The size of a raw dump in bytes and tokens of one encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
