@@ -1,8 +1,6 @@
 //! The pseudo-YAML: a header, then one node per line, nested by indentation (the grammar is
 //! in docs/tree-format.md).
 
-use std::collections::HashMap;
-use std::collections::hash_map::Entry;
 use std::fmt::Write;
 
 use super::parts::{LineClass, Part, Parted, Writer};
@@ -142,44 +140,51 @@ pub fn line_handle(line: &str) -> Option<usize> {
 fn write_node(out: &mut Writer, node: &PrunedNode, pruned: &Pruned, anchor: bool) {
     let rules = &pruned.rules;
     out.end(Part::Layout);
-    let mut gap = "";
-    let mut piece = |out: &mut Writer, part: Part, text: std::fmt::Arguments<'_>| {
-        let _ = write!(out, "{gap}{text}");
-        out.end(part);
-        gap = " ";
-    };
     if let Some(i) = node.i {
-        piece(out, Part::Handle, format_args!("[{i}]"));
+        let _ = write!(out, "[{i}]");
+        out.end(Part::Handle);
     }
+    // Pieces are one space apart: the first of the line has none before it.
+    let mut started = node.i.is_some();
+    let mut piece = |out: &mut Writer, pieces: &[&str], part: Part| {
+        if started {
+            out.push(' ');
+        }
+        for text in pieces {
+            out.push_str(text);
+        }
+        out.end(part);
+        started = true;
+    };
     if let Some(role) = node.role {
-        piece(out, Part::Role, format_args!("{role}"));
+        piece(out, &[role], Part::Role);
     }
     if !node.label.is_empty() {
-        piece(out, Part::Label, format_args!("{}", quote(&node.label)));
+        piece(out, &[&quote(&node.label)], Part::Label);
     }
     if !node.desc.is_empty() {
-        piece(out, Part::Desc, format_args!("desc: {}", quote(&node.desc)));
+        piece(out, &["desc: ", &quote(&node.desc)], Part::Desc);
     }
     if !node.hint.is_empty() {
-        piece(out, Part::Hint, format_args!("hint: {}", quote(&node.hint)));
+        piece(out, &["hint: ", &quote(&node.hint)], Part::Hint);
     }
     if !node.shell_class.is_empty() {
-        piece(out, Part::Shell, format_args!("({})", node.shell_class));
+        piece(out, &["(", &node.shell_class, ")"], Part::Shell);
     }
     if !node.id.is_empty() {
-        piece(out, Part::Id, format_args!("#{}", node.id));
+        piece(out, &["#", &node.id], Part::Id);
     }
     if rules.omit_false_flags {
         for word in flag_words(shown_flags(node, pruned)) {
-            piece(out, Part::Flags, format_args!("{word}"));
+            piece(out, &[word], Part::Flags);
         }
     } else {
         for word in all_flags(node.flags) {
-            piece(out, Part::Flags, format_args!("{word}"));
+            piece(out, &[&word], Part::Flags);
         }
     }
     if anchor && node.i.is_some() {
-        piece(out, Part::Anchor, format_args!("pos: {}", node.pos.name()));
+        piece(out, &["pos: ", node.pos.name()], Part::Anchor);
     }
 }
 
@@ -203,9 +208,10 @@ fn anchored(pruned: &Pruned) -> Vec<bool> {
         return (0..pruned.nodes.len()).map(handled).collect();
     }
     let mut shown = vec![false; pruned.nodes.len()];
-    // The line each line hangs under, found by depth; then siblings grouped by what they say.
+    // The line each line hangs under, found by depth; then siblings sorted by what they say,
+    // so look-alikes lie side by side (cheaper than hashing every label).
     let mut parents: Vec<(usize, usize)> = Vec::new();
-    let mut seen: HashMap<(Option<usize>, Said<'_>), usize> = HashMap::new();
+    let mut siblings: Vec<(Option<usize>, Said<'_>, usize)> = Vec::new();
     for (n, line) in pruned.lines.iter().enumerate() {
         while parents
             .last()
@@ -221,14 +227,13 @@ fn anchored(pruned: &Pruned) -> Vec<bool> {
         if !handled(at) {
             continue;
         }
-        match seen.entry((parent, Said::of(&pruned.nodes[at], pruned))) {
-            Entry::Occupied(first) => {
-                shown[*first.get()] = true;
-                shown[at] = true;
-            }
-            Entry::Vacant(slot) => {
-                slot.insert(at);
-            }
+        siblings.push((parent, Said::of(&pruned.nodes[at], pruned), at));
+    }
+    siblings.sort_unstable_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    for pair in siblings.windows(2) {
+        if (pair[0].0, &pair[0].1) == (pair[1].0, &pair[1].1) {
+            shown[pair[0].2] = true;
+            shown[pair[1].2] = true;
         }
     }
     shown
@@ -236,15 +241,16 @@ fn anchored(pruned: &Pruned) -> Vec<bool> {
 
 /// What a node's line says apart from its handle and anchor: the flags as printed, so two
 /// lines that read the same are the same here.
-#[derive(PartialEq, Eq, Hash)]
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
 struct Said<'a> {
-    role: Option<&'static str>,
     label: &'a str,
+    role: Option<&'static str>,
     desc: &'a str,
     hint: &'a str,
     shell: &'a str,
     id: &'a str,
-    flags: Flags,
+    /// The printed flags' bits.
+    flags: u16,
 }
 
 impl<'a> Said<'a> {
@@ -256,7 +262,7 @@ impl<'a> Said<'a> {
             hint: &node.hint,
             shell: &node.shell_class,
             id: &node.id,
-            flags: shown_flags(node, pruned),
+            flags: shown_flags(node, pruned).bits(),
         }
     }
 }
