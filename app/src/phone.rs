@@ -10,6 +10,7 @@ use tapscope_core::device::adb::{self, AdbDevice};
 use tapscope_core::device::sim::costs::Profile;
 use tapscope_core::device::sim::phone::SimPhone;
 use tapscope_core::device::sim::{Build, Sim};
+use tapscope_core::prune::OcrLanguages;
 use tapscope_core::session::{Session, SessionConfig};
 use tapscope_core::stability::look::{LookBackend, LookChoice};
 use tapscope_core::stability::{RealClock, VirtualClock};
@@ -33,6 +34,11 @@ pub struct DeviceArgs {
     /// reads through the sim's own uiautomator2 server.
     #[arg(long, default_value = "auto")]
     pub look: LookChoice,
+    /// The languages text in a self-drawn screen's pixels is read in: `auto` (English, and
+    /// each installed one whose script the dump's own texts use), or Tesseract's names
+    /// joined by `+`, such as `eng+chi_sim` (`tesseract --list-langs` lists them).
+    #[arg(long = "ocr-lang", value_name = "LANGS", default_value = "auto", value_parser = OcrLanguages::parse)]
+    pub ocr_languages: OcrLanguages,
 }
 
 /// A device by name: a build of the sim under a profile, or a phone the ADB server knows.
@@ -118,6 +124,13 @@ pub trait WithSession {
 }
 
 impl DeviceArgs {
+    /// The session's configuration: the defaults, reading pixels in the languages asked for.
+    fn session_config(&self) -> SessionConfig {
+        let mut config = SessionConfig::default();
+        config.rules.ocr_languages = self.ocr_languages.clone();
+        config
+    }
+
     /// Opens the device on the wall clock and hands its session to `then`.
     pub fn open<W: WithSession>(&self, then: W) -> Result<W::Output, DeviceError> {
         match &self.device {
@@ -128,7 +141,7 @@ impl DeviceArgs {
                 let device =
                     AdbDevice::connect_looking(adb::server_address()?, Some(serial), self.look)?;
                 let clock = device.clock();
-                Ok(then.run(Session::new(device, clock, SessionConfig::default())))
+                Ok(then.run(Session::new(device, clock, self.session_config())))
             }
         }
     }
@@ -154,7 +167,7 @@ impl DeviceArgs {
         clock: C,
         then: W,
     ) -> Result<W::Output, DeviceError> {
-        let config = SessionConfig::default();
+        let config = self.session_config();
         match (profile, self.look) {
             (Profile::Instant, LookChoice::Auto) => Ok(then.run(Session::new(
                 Sim::with_build(clock.clone(), self.seed, build),

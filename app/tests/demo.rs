@@ -168,8 +168,8 @@ fn another_tesseract(dir: &Path) {
         esac\n\
         cat >/dev/null\n\
         printf 'level\\tpage_num\\tblock_num\\tpar_num\\tline_num\\tword_num\\tleft\\ttop\\twidth\\theight\\tconf\\ttext\\n'\n\
-        printf '5\\t1\\t1\\t1\\t1\\t1\\t200\\t740\\t80\\t44\\t71.5\\tPl4y\\n'\n\
-        printf '5\\t1\\t2\\t1\\t1\\t1\\t180\\t140\\t90\\t50\\t88.25\\tB1ocks\\n'\n";
+        printf '5\\t1\\t1\\t1\\t1\\t1\\t469\\t1734\\t187\\t103\\t71.5\\tPl4y\\n'\n\
+        printf '5\\t1\\t2\\t1\\t1\\t1\\t422\\t328\\t211\\t117\\t88.25\\tB1ocks\\n'\n";
     let program = dir.join("tesseract");
     std::fs::write(&program, script).expect("the program is written");
     std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755))

@@ -56,6 +56,18 @@ fn noise_is_texture_read_in_time_and_the_floor_keeps_little_of_it() {
 }
 
 #[test]
+fn full_size_noise_read_at_a_sessions_floor_is_no_line() {
+    let mut rng = fastrand::Rng::with_seed(7);
+    let noise = RgbImage::from_fn(1080, 2400, |_, _| {
+        let v = rng.u8(..);
+        Rgb([v, v, v])
+    });
+    let floor = f32::from(tapscope_core::prune::PruneRules::default().ocr_min_confidence);
+    let lines = engine().read(&png(&noise), floor).unwrap();
+    assert!(lines.is_empty(), "{lines:?}");
+}
+
+#[test]
 fn a_cut_png_and_junk_are_refused_before_tesseract_runs() {
     let engine = engine();
     let screen = png(&RgbImage::from_pixel(461, 1024, Rgb([200, 100, 50])));

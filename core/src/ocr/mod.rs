@@ -58,8 +58,10 @@
 
 mod engine;
 mod error;
+pub mod languages;
 mod level;
 mod picture;
+mod plausible;
 mod polarity;
 mod process;
 mod reader;

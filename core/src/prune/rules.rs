@@ -50,6 +50,64 @@ pub enum KeyboardMode {
     Collapse,
 }
 
+/// Which of Tesseract's installed languages read a self-drawn screen's pixels.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub enum OcrLanguages {
+    /// English, and each installed language whose script the dump's own texts are written
+    /// in (a Chinese app's status bar and notifications name `chi_sim`).
+    #[default]
+    Auto,
+    /// These, in Tesseract's names; `eng` is always read too.
+    Named(Vec<String>),
+}
+
+impl OcrLanguages {
+    /// `auto`, or names joined by `+` (`eng+chi_sim`), as the rules file and `--ocr-lang`
+    /// take them.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let text = text.trim();
+        if text == "auto" {
+            return Ok(Self::Auto);
+        }
+        let names: Vec<String> = text.split('+').map(|n| n.trim().to_owned()).collect();
+        let fits = |name: &String| {
+            !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        };
+        if names.iter().all(fits) {
+            Ok(Self::Named(names))
+        } else {
+            Err(format!(
+                "`{text}` is not `auto` or language names joined by `+` (such as `eng+chi_sim`, \
+                 as `tesseract --list-langs` names them)"
+            ))
+        }
+    }
+}
+
+impl TryFrom<String> for OcrLanguages {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Self, String> {
+        Self::parse(&text)
+    }
+}
+
+impl From<OcrLanguages> for String {
+    fn from(languages: OcrLanguages) -> String {
+        languages.to_string()
+    }
+}
+
+impl std::fmt::Display for OcrLanguages {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OcrLanguages::Auto => f.write_str("auto"),
+            OcrLanguages::Named(names) => f.write_str(&names.join("+")),
+        }
+    }
+}
+
 /// All pruning rules; `Default` is what `assets/rules/default.toml` holds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -88,6 +146,8 @@ pub struct PruneRules {
     pub ocr: bool,
     /// Words read in pixels with a lower confidence (0–100) are dropped.
     pub ocr_min_confidence: u8,
+    /// The languages the pixels are read in.
+    pub ocr_languages: OcrLanguages,
 }
 
 impl Default for PruneRules {
@@ -109,6 +169,7 @@ impl Default for PruneRules {
             keyboard: KeyboardMode::Keys,
             ocr: true,
             ocr_min_confidence: 60,
+            ocr_languages: OcrLanguages::Auto,
         }
     }
 }
@@ -206,9 +267,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn ocr_languages_are_auto_or_names_joined_by_plus() {
+        assert_eq!(OcrLanguages::parse("auto"), Ok(OcrLanguages::Auto));
+        let named = OcrLanguages::parse("eng+chi_sim").unwrap();
+        assert_eq!(
+            named,
+            OcrLanguages::Named(vec!["eng".into(), "chi_sim".into()])
+        );
+        assert_eq!(named.to_string(), "eng+chi_sim");
+        let err = OcrLanguages::parse("eng,chi").unwrap_err();
+        assert!(err.contains("joined by `+`"), "{err}");
+        assert!(OcrLanguages::parse("eng++deu").is_err());
+        let rules = PruneRules::from_toml("ocr_languages = \"jpn\"\n").unwrap();
+        assert_eq!(rules.ocr_languages, OcrLanguages::Named(vec!["jpn".into()]));
+        let err = PruneRules::from_toml("ocr_languages = \"a b\"\n").unwrap_err();
+        assert!(err.contains("is not `auto`"), "{err}");
+    }
+
+    #[test]
     fn toml_round_trip_keeps_every_rule() {
         let rules = PruneRules {
             anchors: false,
+            ocr_languages: OcrLanguages::Named(vec!["eng".into(), "kor".into()]),
             max_text_chars: 7,
             keyboard: KeyboardMode::Collapse,
             ..PruneRules::default()

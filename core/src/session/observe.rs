@@ -228,7 +228,16 @@ pub(super) fn observe<D: Device, C: Clock>(
         if !observation.pruned.fallback {
             return Ok(observation);
         }
-        let capture = device.capture(config.fallback_longest_side)?;
+        // Text is read at the display's own size (a phone's 1024-px fallback loses its
+        // body text); the agent is given the fallback's size.
+        let display = observation.tree.display;
+        let reads_pixels = cfg!(feature = "ocr") && config.rules.ocr;
+        let captured_side = if reads_pixels {
+            display.width.max(display.height).max(1) as u32
+        } else {
+            config.fallback_longest_side
+        };
+        let capture = device.capture(captured_side)?;
         observation.screenshot_at = Some(clock.now());
         attempt += 1;
         // The screenshot must show the moment the dump did: retake both if the tree moved.
@@ -255,9 +264,11 @@ pub(super) fn observe<D: Device, C: Clock>(
                     config.fallback_longest_side,
                 )?;
                 #[cfg(feature = "ocr")]
-                if config.rules.ocr {
+                if reads_pixels {
+                    let full = Screenshot::of(&capture, Some(display), captured_side)?;
                     let given = reader.given.as_deref();
-                    match super::pixels::read(given, &shot.png, shot.scale(), &config.rules) {
+                    let tree = &observation.tree;
+                    match super::pixels::read(given, &full.png, full.scale(), tree, &config.rules) {
                         Ok(read) => observation.add_pixel_text(read, &config.rules),
                         Err(unread) => observation.pixel_note = Some(unread),
                     }

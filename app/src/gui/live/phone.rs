@@ -140,6 +140,7 @@ pub fn open(device: &str) -> Result<Arc<dyn LivePhone>, LiveError> {
         device: device.parse().map_err(LiveError::UnknownDevice)?,
         seed: 1,
         look: tapscope_core::stability::look::LookChoice::Auto,
+        ocr_languages: tapscope_core::prune::OcrLanguages::Auto,
     };
     Ok(args.open(Opened)?)
 }

@@ -141,6 +141,9 @@ fn controls_ui(ui: &mut egui::Ui, r: &mut PruneRules) {
         let mut least = usize::from(r.ocr_min_confidence);
         number(ui, &mut least, "ocr_min_confidence", 0..=100);
         r.ocr_min_confidence = u8::try_from(least.min(100)).unwrap_or(100);
+        // Shown, not edited: what is read in pixels was read when the screen was taken.
+        ui.label(format!("ocr_languages {}", r.ocr_languages))
+            .on_hover_text(hint("ocr_languages"));
     });
 }
 
@@ -174,6 +177,10 @@ fn hint(name: &str) -> &'static str {
         "ocr" => "On a self-drawn screen, list the text read in its pixels as `ocr` nodes.",
         "ocr_min_confidence" => {
             "Words read in pixels less sure than this (0-100) are dropped when the screen is read."
+        }
+        "ocr_languages" => {
+            "The languages a screen's pixels are read in when it is taken (`auto`: English and \
+             the scripts of the dump's texts): set it in a rules file or with `--ocr-lang`."
         }
         _ => "",
     }
@@ -572,7 +579,7 @@ mod tests {
     fn every_rule_has_a_hint() {
         let toml = PruneRules::default().to_toml();
         let keys: Vec<&str> = toml.lines().filter_map(|l| l.split(" = ").next()).collect();
-        assert_eq!(keys.len(), 16, "{toml}");
+        assert_eq!(keys.len(), 17, "{toml}");
         for key in keys {
             assert!(!hint(key).is_empty(), "no hint for {key}");
         }

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use csv::{ReaderBuilder, StringRecord, Terminator};
 
-use super::{OcrError, TextLine, Word};
+use super::{OcrError, TextLine, Word, plausible};
 use crate::model::Rect;
 
 /// The header Tesseract 4 and 5 write; anything else is not its TSV.
@@ -33,8 +33,9 @@ const HEADER: [&str; 12] = [
 const WORD: u8 = 5;
 
 /// The lines of `tsv`, in Tesseract's reading order, made of the words at or over
-/// `min_confidence` that hold a letter or a digit (not blank, not `—` or `|` alone); a
-/// line left with no word is dropped.
+/// `min_confidence` that hold a letter or a digit (not blank, not `—` or `|` alone) and do
+/// not have the shape of texture (`plausible`); a line left with no word, or with one
+/// character Tesseract is not sure of, is dropped.
 /// Empty output is no lines; a missing or different header, a short row or a field that
 /// is not a number is [`OcrError::BadOutput`].
 pub(super) fn lines(tsv: &str, min_confidence: f32) -> Result<Vec<TextLine>, OcrError> {
@@ -57,6 +58,7 @@ pub(super) fn lines(tsv: &str, min_confidence: f32) -> Result<Vec<TextLine>, Ocr
             if let Some((key, word)) = word(&record, number)?
                 && word.confidence >= min_confidence
                 && word.text.chars().any(char::is_alphanumeric)
+                && !plausible::is_texture(&word.text)
             {
                 lines.add(key, word);
             }
@@ -65,7 +67,9 @@ pub(super) fn lines(tsv: &str, min_confidence: f32) -> Result<Vec<TextLine>, Ocr
             header_seen = true;
         }
     }
-    Ok(lines.lines)
+    let mut lines = lines.lines;
+    lines.retain(plausible::is_plausible);
+    Ok(lines)
 }
 
 /// The lines so far, and where each line key's is.
@@ -81,7 +85,9 @@ impl Lines {
         match self.index.get(&key) {
             Some(&at) => {
                 let line = &mut self.lines[at];
-                line.text.push(' ');
+                if plausible::spaced(&line.text, &word.text) {
+                    line.text.push(' ');
+                }
                 line.text.push_str(&word.text);
                 line.confidence = line.confidence.min(word.confidence);
                 line.bounds = line.bounds.union(&word.bounds);

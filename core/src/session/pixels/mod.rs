@@ -16,8 +16,8 @@ use std::sync::OnceLock;
 
 use super::unread::Unread;
 use crate::geometry::ImageScale;
-use crate::model::PixelText;
-use crate::ocr::{OcrError, Tesseract, TextReader};
+use crate::model::{PixelText, Tree};
+use crate::ocr::{OcrError, Tesseract, TextReader, languages};
 use crate::prune::PruneRules;
 
 /// Tesseract, looked for once.
@@ -26,20 +26,35 @@ fn tesseract() -> &'static Result<Tesseract, OcrError> {
     ENGINE.get_or_init(Tesseract::find)
 }
 
+/// Tesseract reading the languages `rules` name, or those `tree`'s own texts are written in;
+/// what is missing (the program, a language's data) is the error.
+fn tesseract_for(tree: &Tree, rules: &PruneRules) -> Result<Tesseract, String> {
+    let found = tesseract().as_ref().map_err(ToString::to_string)?;
+    let wanted = languages::chosen(&rules.ocr_languages, found.installed(), tree);
+    let wanted: Vec<&str> = wanted.iter().map(String::as_str).collect();
+    found
+        .clone()
+        .with_languages(&wanted)
+        .map_err(|e| e.to_string())
+}
+
 /// The text in a screenshot's pixels (`png`, mapped to the display by `scale`) read under
-/// `rules` by `given` (Tesseract when `None`), in display pixels; why none was read is the
-/// error.
+/// `rules` by `given` (else Tesseract, in the languages the rules or `tree`'s texts
+/// choose), in display pixels; why none was read is the error.
 pub(super) fn read(
     given: Option<&dyn TextReader>,
     png: &[u8],
     scale: ImageScale,
+    tree: &Tree,
     rules: &PruneRules,
 ) -> Result<Vec<PixelText>, Unread> {
+    let chosen;
     let engine: &dyn TextReader = match given {
         Some(reader) => reader,
-        None => tesseract()
-            .as_ref()
-            .map_err(|e| Unread::NoEngine(e.to_string()))?,
+        None => {
+            chosen = tesseract_for(tree, rules).map_err(Unread::NoEngine)?;
+            &chosen
+        }
     };
     let lines = engine
         .read(png, f32::from(rules.ocr_min_confidence))

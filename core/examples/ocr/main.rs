@@ -1,38 +1,50 @@
 //! The numbers of docs/ocr.md ("Text from pixels"): Tesseract on the sim's specimens (known words
 //! at known boxes) at each text size and contrast, and on the game's title screen; word
 //! recall, precision, median box error and milliseconds per read; then what the game's
-//! and the feed's 1024-px screenshots cost in tokens against the text of their lines.
+//! and the feed's 1024-px screenshots cost in tokens against the text of their lines (with
+//! the feature `tokens`).
 //!
-//! `cargo run --release -p tapscope-core --example ocr -- [--seeds N] [--side PX]
-//! [--floor CONF] [--sizes 24,48] [--psm N] [--upscale-below PX] [--timeout S] [--misses]
-//! [--dump DIR]`: `--side 1024` reads the specimens scaled to the fallback screenshot's
-//! size (boxes then in its pixels); `--misses` lists every word missed or read wrongly on stderr; `--dump` writes
-//! the specimens' PNGs instead.
+//! `cargo run --release -p tapscope-core --features measure,tokens --example ocr --
+//! [--seeds N] [--side PX] [--floor CONF] [--sizes 24,48] [--psm N] [--upscale-below PX]
+//! [--timeout S] [--lang eng+chi_sim] [--misses] [--dump DIR]`: `--side 1024` reads the
+//! specimens scaled to the fallback screenshot's size (boxes then in its pixels);
+//! `--misses` lists every word missed or read wrongly on stderr; `--dump` writes the
+//! specimens' PNGs instead.
+//!
+//! `cargo run --release -p tapscope-core --features measure --example ocr -- --pairs DIR
+//! [--lang auto|eng+chi_sim] [--psm N] [--floor CONF] [--timeout S] [--misses]` reads real
+//! screenshots (the floor a session reads at, 60, unless `--floor` says otherwise)
+//! screenshots instead (`NAME.xml` and `NAME.png` or `NAME.jpg` in DIR, such as
+//! `../shared/pairs`) at full resolution and scores each read against its dump's visible
+//! texts (`pairs.rs`): a row a pair, then the totals; `--misses` lists each pair's missed
+//! texts and junk lines on stderr.
+
+#[cfg(feature = "tokens")]
+mod costs;
 
 use std::time::{Duration, Instant};
 
 use image::ImageEncoder;
 use tapscope_core::Rect;
-use tapscope_core::device::sim::Sim;
 use tapscope_core::device::sim::specimen::{self, Contrast, Specimen};
-use tapscope_core::device::{Capture, Device};
-use tapscope_core::ocr::score::{Score, score, trim_punctuation};
+use tapscope_core::ocr::score::{Score, evaluate, score, trim_punctuation};
 use tapscope_core::ocr::{OcrError, Tesseract, Word};
-use tapscope_core::stability::{Clock, VirtualClock};
-use tapscope_core::tokens::{Encoding, image_cost};
+use tapscope_core::prune::{OcrLanguages, PruneRules};
 
 const SIZES: [u32; 5] = [16, 20, 24, 32, 48];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut seeds = 3;
     let mut side = 2400;
-    let mut floor = 50.0;
+    let mut floor = None;
     let mut dump = None;
     let mut timeout = 60;
     let mut sizes = SIZES.to_vec();
     let mut misses = false;
     let mut psm = tapscope_core::ocr::PAGE_SEGMENTATION;
     let mut upscale_below = 0;
+    let mut pairs_dir = None;
+    let mut languages = String::from("auto");
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         if arg == "--misses" {
@@ -43,7 +55,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         match arg.as_str() {
             "--seeds" => seeds = value.parse()?,
             "--side" => side = value.parse()?,
-            "--floor" => floor = value.parse()?,
+            "--floor" => floor = Some(value.parse()?),
             "--timeout" => timeout = value.parse()?,
             "--psm" => psm = value.parse()?,
             "--upscale-below" => upscale_below = value.parse()?,
@@ -55,6 +67,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     .collect::<Result<_, _>>()?;
             }
             "--dump" => dump = Some(std::path::PathBuf::from(value)),
+            "--pairs" => pairs_dir = Some(std::path::PathBuf::from(value)),
+            "--lang" => languages = value,
             _ => return Err(format!("unknown argument {arg}").into()),
         }
     }
@@ -69,10 +83,33 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         std::fs::write(dir.join("game.png"), specimen::game_title(side)?.png)?;
         return Ok(());
     }
+    let languages = OcrLanguages::parse(&languages)?;
+    let named: Vec<&str> = match &languages {
+        OcrLanguages::Named(names) => names.iter().map(String::as_str).collect(),
+        OcrLanguages::Auto => Vec::new(),
+    };
     let engine = Tesseract::find()?
+        .with_languages(&named)?
         .with_timeout(Duration::from_secs(timeout))
         .with_page_segmentation(psm)
         .with_upscale_below(upscale_below);
+    if let Some(dir) = pairs_dir {
+        // What a session drops: the default rules' floor.
+        let floor = floor.unwrap_or_else(|| f32::from(PruneRules::default().ocr_min_confidence));
+        println!(
+            "Tesseract {} `{}`, languages {languages}, floor {floor}, full resolution, pairs in {}",
+            engine.version(),
+            engine.arguments().join(" "),
+            dir.display()
+        );
+        let measured = evaluate::measure_all(&dir, &engine, &languages, floor)?;
+        print!("{}", evaluate::table(&measured));
+        if misses {
+            eprint!("{}", evaluate::misses(&measured));
+        }
+        return Ok(());
+    }
+    let floor = floor.unwrap_or(50.0);
     println!(
         "Tesseract {} `{}`, floor {floor}, {seeds} seeds, longest side {side}, doubled under {upscale_below}",
         engine.version(),
@@ -103,50 +140,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let (s, t) = measure(&engine, &title, floor, misses)?;
         row(&format!("game title {side}"), "-", &s, t);
     }
-    println!();
-    println!(
-        "| screenshot | image tokens, OpenAI high / Anthropic | its lines' text, o200k tokens | lines |"
-    );
-    println!("|---|---|---|---|");
-    let feed = feed(1024)?;
-    for (name, png) in [
-        ("game title", specimen::game_title(1024)?.png),
-        ("feed", feed),
-    ] {
-        let (w, h) = tapscope_core::ocr::png_size(&png)?;
-        let lines = engine.read(&png, floor)?;
-        let text: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
-        let text = text.join("\n");
-        println!(
-            "| {name} {w}×{h} | {} / {} | {} | {} |",
-            image_cost::openai_tiles(w, h, image_cost::Detail::High),
-            image_cost::anthropic_pixels(w, h),
-            Encoding::O200k.count(&text).tokens(),
-            lines.len(),
-        );
-    }
+    #[cfg(feature = "tokens")]
+    costs::print(&engine, floor)?;
+    #[cfg(not(feature = "tokens"))]
+    println!("\n(what the screenshots cost in tokens needs --features tokens)");
     Ok(())
-}
-
-/// The demo app's feed, settled, as the sim's screenshot no longer than `side`.
-fn feed(side: u32) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
-    let mut clock = VirtualClock::default();
-    let mut sim = Sim::new(clock.clone(), 1);
-    sim.launch("tv.tapscope.demo")?;
-    clock.sleep(Duration::from_secs(5));
-    Ok(match sim.capture(side)? {
-        Capture::Pixels { pixels, .. } => {
-            let mut png = Vec::new();
-            image::codecs::png::PngEncoder::new(&mut png).write_image(
-                pixels.as_raw(),
-                pixels.width(),
-                pixels.height(),
-                image::ExtendedColorType::Rgb8,
-            )?;
-            png
-        }
-        Capture::Png(png) => png,
-    })
 }
 
 fn measure(
