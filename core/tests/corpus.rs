@@ -2,7 +2,6 @@
 //! node, and the token reductions docs/numbers.md reports hold. Without the corpus each test
 //! says, where the person running the tests sees it, that it checked nothing.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use tapscope_core::parse;
@@ -10,22 +9,11 @@ use tapscope_core::prune::{PruneRules, prune};
 use tapscope_core::report::Stats;
 use tapscope_core::tokens::Encoding;
 use tapscope_core::{DumpFormat, Flags};
+use tapscope_tests::shared::shared_dir;
 
 fn corpus_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        // Straight to standard error, past the test harness's capture (which hides what
-        // `eprintln!` says in a passing test): whoever runs the tests sees it.
-        let _ = writeln!(
-            std::io::stderr(),
-            "note: the corpus tests checked nothing: {} does not exist (the real dumps \
-             tapscope is measured on; put them there to run these tests)",
-            dir.display()
-        );
-        None
-    }
+    // The real dumps tapscope is measured on.
+    shared_dir("corpus", "the corpus tests")
 }
 
 struct Measured {

@@ -7,12 +7,12 @@
 //! Without the pairs it checks nothing and says so on standard error; without Tesseract
 //! it fails.
 
-use std::io::Write as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use tapscope_core::ocr::Tesseract;
 use tapscope_core::prune::{OcrLanguages, PruneRules};
+use tapscope_tests::shared::shared_dir;
 
 use tapscope_core::ocr::score::evaluate;
 
@@ -32,20 +32,8 @@ const JUNK_SHARE: f64 = 37.0 / 132.0;
 const MARGIN: f64 = 0.05;
 
 fn pairs_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/pairs");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        // Straight to standard error, past the test harness's capture (which hides what
-        // `eprintln!` says in a passing test): whoever runs the tests sees it.
-        let _ = writeln!(
-            std::io::stderr(),
-            "note: the OCR pairs test checked nothing: {} does not exist (real screenshots \
-             with their dumps; put them there to run it)",
-            dir.display()
-        );
-        None
-    }
+    // Real screenshots with the dumps taken with them.
+    shared_dir("pairs", "the OCR pairs test")
 }
 
 #[test]

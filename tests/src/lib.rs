@@ -5,4 +5,5 @@ pub mod adb;
 pub mod child;
 pub mod dumps;
 pub mod feed;
+pub mod shared;
 pub mod tree;
