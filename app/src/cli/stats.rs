@@ -8,7 +8,7 @@ use clap::Args;
 use tapscope_core::parse;
 use tapscope_core::prune::PruneRules;
 use tapscope_core::render;
-use tapscope_core::report::{Breakdown, Stats, Tally};
+use tapscope_core::report::{Breakdown, RawSize, Stats, Tally};
 use tapscope_core::tokens::Encoding;
 
 use super::Outcome;
@@ -53,8 +53,10 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
             parse::parse_str(&text).with_context(|| format!("cannot read {}", file.display()))?;
         // Under the version its content gives, as an agent reads it: the same count every run.
         let (pruned, _) = render::versioned(&tree, &rules);
-        let stats = Stats::measure(&text, &tree, &pruned, encoding);
-        breakdown.add(&Breakdown::measure(&pruned, encoding));
+        let parted = render::parted(&pruned);
+        let raw = RawSize::measure(&text, encoding);
+        let stats = Stats::of_rendered(raw, &tree, &pruned, &parted.text);
+        breakdown.add(&Breakdown::of(&parted, encoding));
         let name = file.file_name().map_or_else(
             || file.display().to_string(),
             |n| n.to_string_lossy().into_owned(),

@@ -123,9 +123,11 @@ impl Inspection {
     /// cleanly) and measures against the raw size measured once beforehand.
     pub fn new(tree: &Tree, rules: &PruneRules, version: &str, raw: RawSize) -> Self {
         let pruned = prune_with_version(tree, rules, version.to_owned());
-        let yaml = render::yaml(&pruned);
-        let stats = Stats::of_rendered(raw, tree, &pruned, &yaml);
-        let breakdown = Breakdown::measure(&pruned, raw.encoding);
+        // Rendered once: the text, and the parts its token breakdown counts.
+        let parted = render::parted(&pruned);
+        let stats = Stats::of_rendered(raw, tree, &pruned, &parted.text);
+        let breakdown = Breakdown::of(&parted, raw.encoding);
+        let yaml = parted.text;
         let texts: Vec<&str> = yaml.lines().collect();
         let header = texts.len() - pruned.lines.len();
         let lines: Vec<PrunedLine> = texts

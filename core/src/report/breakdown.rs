@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::prune::Pruned;
-use crate::render::{self, LineClass, Part};
+use crate::render::{self, LineClass, Part, Parted};
 use crate::tokens::Encoding;
 
 /// How many tokens, and in how many pieces or lines.
@@ -32,7 +32,11 @@ pub struct Breakdown {
 impl Breakdown {
     /// Renders `pruned` as the agent reads it and counts each part and line.
     pub fn measure(pruned: &Pruned, encoding: Encoding) -> Self {
-        let parted = render::parted(pruned);
+        Self::of(&render::parted(pruned), encoding)
+    }
+
+    /// Counts each part and line of a snapshot already rendered with its parts.
+    pub fn of(parted: &Parted, encoding: Encoding) -> Self {
         let mut breakdown = Self::default();
         for (part, range) in &parted.parts {
             breakdown.parts[*part as usize] += Tally {
