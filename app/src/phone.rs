@@ -10,7 +10,7 @@ use tapscope_core::device::adb::{self, AdbDevice};
 use tapscope_core::device::sim::costs::Profile;
 use tapscope_core::device::sim::phone::SimPhone;
 use tapscope_core::device::sim::{Build, Sim};
-use tapscope_core::prune::OcrLanguages;
+use tapscope_core::prune::{OcrEngine, OcrLanguages};
 use tapscope_core::session::{Session, SessionConfig};
 use tapscope_core::stability::look::{LookBackend, LookChoice};
 use tapscope_core::stability::{RealClock, VirtualClock};
@@ -39,6 +39,11 @@ pub struct DeviceArgs {
     /// joined by `+`, such as `eng+chi_sim` (`tesseract --list-langs` lists them).
     #[arg(long = "ocr-lang", value_name = "LANGS", default_value = "auto", value_parser = OcrLanguages::parse)]
     pub ocr_languages: OcrLanguages,
+    /// What reads that text: `auto` (PP-OCR's models where they are installed, `pip
+    /// install --no-deps rapidocr-onnxruntime==1.4.4`, and write the screen's languages;
+    /// else Tesseract), `ppocr` or `tesseract`.
+    #[arg(long = "ocr-engine", value_name = "ENGINE", default_value = "auto", value_parser = OcrEngine::parse)]
+    pub ocr_engine: OcrEngine,
 }
 
 /// A device by name: a build of the sim under a profile, or a phone the ADB server knows.
@@ -124,10 +129,12 @@ pub trait WithSession {
 }
 
 impl DeviceArgs {
-    /// The session's configuration: the defaults, reading pixels in the languages asked for.
+    /// The session's configuration: the defaults, reading pixels with the engine and in
+    /// the languages asked for.
     fn session_config(&self) -> SessionConfig {
         let mut config = SessionConfig::default();
         config.rules.ocr_languages = self.ocr_languages.clone();
+        config.rules.ocr_engine = self.ocr_engine;
         config
     }
 

@@ -3,27 +3,15 @@
 
 use std::time::Duration;
 
-use image::{ImageEncoder, Rgb, RgbImage};
+use image::{Rgb, RgbImage};
 use tapscope_core::device::sim::specimen::{self, Contrast, Specimen};
-use tapscope_core::ocr::score::{score, trim_punctuation};
+use tapscope_core::ocr::score::meets_goals;
 use tapscope_core::ocr::{MAX_PIXELS, OcrError, Tesseract, TextLine};
+use tapscope_tests::picture::png;
 
 /// The engine, or a failure that says how to install it.
 fn engine() -> Tesseract {
     Tesseract::find().unwrap_or_else(|e| panic!("these tests read pixels with Tesseract: {e}"))
-}
-
-fn png(img: &RgbImage) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    image::codecs::png::PngEncoder::new(&mut bytes)
-        .write_image(
-            img.as_raw(),
-            img.width(),
-            img.height(),
-            image::ExtendedColorType::Rgb8,
-        )
-        .expect("an image encodes in memory");
-    bytes
 }
 
 #[test]
@@ -108,34 +96,11 @@ fn a_huge_image_is_refused_and_a_long_one_scaled_down() {
 /// The floor the goals are measured at (the numbers in docs/ocr.md).
 const FLOOR: f32 = 50.0;
 
-/// The words of `s` no line read, for a failure's message.
-fn missed(s: &Specimen, lines: &[TextLine]) -> Vec<String> {
-    s.words
-        .iter()
-        .filter(|(t, r)| {
-            !lines.iter().flat_map(|l| &l.words).any(|w| {
-                trim_punctuation(&w.text) == trim_punctuation(t)
-                    && !w.bounds.intersect(r).is_empty()
-            })
-        })
-        .map(|(t, r)| format!("{t} {r}"))
-        .collect()
-}
-
 /// Recall and precision of 95 % or more and a median box error of 4 px or less.
 fn assert_goals(what: &str, s: &Specimen, lines: &[TextLine]) {
-    let got = score(&s.words, lines);
-    let error = got.median_box_error().unwrap_or(f64::INFINITY);
-    assert!(
-        got.recall() >= 0.95 && got.precision() >= 0.95 && error <= 4.0,
-        "{what}: recall {:.1} %, precision {:.1} %, median box error {error:.1} px \
-         ({} drawn, {} read); missed: {:?}",
-        got.recall() * 100.0,
-        got.precision() * 100.0,
-        got.known,
-        got.read,
-        missed(s, lines),
-    );
+    if let Err(failed) = meets_goals(what, &s.words, lines) {
+        panic!("{failed}");
+    }
 }
 
 #[test]

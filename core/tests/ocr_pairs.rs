@@ -50,7 +50,12 @@ fn real_screenshots_are_read_no_worse_than_when_measured() {
         "the pairs hold Chinese screens, read in `chi_sim`: apt-get install \
          tesseract-ocr-chi-sim (.ci/run does)"
     );
-    let measured = evaluate::measure_all(&dir, &engine, &OcrLanguages::Auto, floor()).unwrap();
+    let measured = evaluate::measure_all(
+        &dir,
+        &evaluate::tesseract_for(&engine, &OcrLanguages::Auto),
+        floor(),
+    )
+    .unwrap();
     let (total, _) = evaluate::total(&measured);
     let report = format!(
         "recall {:.1} % (at least {:.1} %), junk {:.1} % (at most {:.1} %)\n{}\n{}",

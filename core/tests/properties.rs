@@ -263,8 +263,10 @@ fn rules() -> impl Strategy<Value = PruneRules> {
                     },
                     ocr: b[9],
                     ocr_min_confidence: 60,
-                    // What pixels are read in does not change how a tree prunes.
+                    // What reads pixels, in which languages, does not change how a tree
+                    // prunes.
                     ocr_languages: Default::default(),
+                    ocr_engine: Default::default(),
                 }
             },
         )

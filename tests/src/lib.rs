@@ -5,5 +5,6 @@ pub mod adb;
 pub mod child;
 pub mod dumps;
 pub mod feed;
+pub mod picture;
 pub mod shared;
 pub mod tree;

@@ -7,12 +7,12 @@ use image::ImageEncoder;
 use tapscope_core::device::sim::Sim;
 use tapscope_core::device::sim::specimen;
 use tapscope_core::device::{Capture, Device};
-use tapscope_core::ocr::Tesseract;
+use tapscope_core::ocr::TextReader;
 use tapscope_core::stability::{Clock, VirtualClock};
 use tapscope_core::tokens::{Encoding, image_cost};
 
 /// What the game's and the feed's 1024-px screenshots cost in tokens against their lines.
-pub fn print(engine: &Tesseract, floor: f32) -> Result<(), Box<dyn std::error::Error>> {
+pub fn print(engine: &dyn TextReader, floor: f32) -> Result<(), Box<dyn std::error::Error>> {
     println!();
     println!(
         "| screenshot | image tokens, OpenAI high / Anthropic | its lines' text, o200k tokens | lines |"

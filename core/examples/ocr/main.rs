@@ -27,9 +27,11 @@ use std::time::{Duration, Instant};
 use image::ImageEncoder;
 use tapscope_core::Rect;
 use tapscope_core::device::sim::specimen::{self, Contrast, Specimen};
+use tapscope_core::ocr::ppocr::PpOcr;
+use tapscope_core::ocr::ppocr::detect::Boxes;
 use tapscope_core::ocr::score::{Score, evaluate, score, trim_punctuation};
-use tapscope_core::ocr::{OcrError, Tesseract, Word};
-use tapscope_core::prune::{OcrLanguages, PruneRules};
+use tapscope_core::ocr::{Engines, OcrError, Tesseract, TextReader, Word};
+use tapscope_core::prune::{OcrEngine, OcrLanguages, PruneRules};
 
 const SIZES: [u32; 5] = [16, 20, 24, 32, 48];
 
@@ -45,6 +47,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut upscale_below = 0;
     let mut pairs_dir = None;
     let mut languages = String::from("auto");
+    let mut engine_name = String::from("auto");
+    let mut detect_side = tapscope_core::ocr::ppocr::DETECT_SIDE;
+    let mut box_threshold = None;
+    let mut threads = 0;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         if arg == "--misses" {
@@ -69,6 +75,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "--dump" => dump = Some(std::path::PathBuf::from(value)),
             "--pairs" => pairs_dir = Some(std::path::PathBuf::from(value)),
             "--lang" => languages = value,
+            "--engine" => engine_name = value,
+            "--detect-side" => detect_side = value.parse()?,
+            "--box-threshold" => box_threshold = Some(value.parse()?),
+            "--threads" => threads = value.parse()?,
             _ => return Err(format!("unknown argument {arg}").into()),
         }
     }
@@ -84,36 +94,84 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Ok(());
     }
     let languages = OcrLanguages::parse(&languages)?;
+    let engine = OcrEngine::parse(&engine_name)?;
     let named: Vec<&str> = match &languages {
         OcrLanguages::Named(names) => names.iter().map(String::as_str).collect(),
         OcrLanguages::Auto => Vec::new(),
     };
-    let engine = Tesseract::find()?
-        .with_languages(&named)?
-        .with_timeout(Duration::from_secs(timeout))
-        .with_page_segmentation(psm)
-        .with_upscale_below(upscale_below);
+    let tesseract = Tesseract::find().and_then(|t| {
+        Ok(t.with_languages(&named)?
+            .with_timeout(Duration::from_secs(timeout))
+            .with_page_segmentation(psm)
+            .with_upscale_below(upscale_below))
+    });
+    let mut boxes = Boxes::default();
+    if let Some(t) = box_threshold {
+        boxes.box_threshold = t;
+    }
+    let ppocr = PpOcr::find().map(|p| {
+        let p = p
+            .with_detect_side(detect_side)
+            .with_boxes(boxes)
+            .with_timeout(Duration::from_secs(timeout));
+        if threads > 0 {
+            p.with_threads(threads)
+        } else {
+            p
+        }
+    });
+    let describe = |floor: f32| -> String {
+        let tesseract = match &tesseract {
+            Ok(t) => format!("Tesseract {} `{}`", t.version(), t.arguments().join(" ")),
+            Err(e) => format!("no Tesseract ({e})"),
+        };
+        let ppocr = match &ppocr {
+            Ok(p) => format!(
+                "PP-OCR from {}, detector side {detect_side}, box threshold {}, threads {}",
+                p.files()
+                    .detector
+                    .parent()
+                    .map_or("?".into(), |d| d.display().to_string()),
+                boxes.box_threshold,
+                if threads > 0 {
+                    threads.to_string()
+                } else {
+                    "one a core".into()
+                }
+            ),
+            Err(e) => format!("no PP-OCR ({e})"),
+        };
+        format!("engine {engine}, languages {languages}, floor {floor}; {ppocr}; {tesseract}")
+    };
+    let engines = Engines::new(tesseract.clone(), ppocr.clone());
     if let Some(dir) = pairs_dir {
         // What a session drops: the default rules' floor.
         let floor = floor.unwrap_or_else(|| f32::from(PruneRules::default().ocr_min_confidence));
         println!(
-            "Tesseract {} `{}`, languages {languages}, floor {floor}, full resolution, pairs in {}",
-            engine.version(),
-            engine.arguments().join(" "),
+            "{}; full resolution, pairs in {}",
+            describe(floor),
             dir.display()
         );
-        let measured = evaluate::measure_all(&dir, &engine, &languages, floor)?;
+        let measured = evaluate::measure_all(
+            &dir,
+            &|tree| engines.reader_for(engine, &languages, tree),
+            floor,
+        )?;
         print!("{}", evaluate::table(&measured));
         if misses {
             eprint!("{}", evaluate::misses(&measured));
         }
         return Ok(());
     }
+    // The specimens have no dump: the reader for a screen whose tree says nothing.
+    let blank = tapscope_core::parse::parse_str(
+        r#"<hierarchy rotation="0"><node bounds="[0,0][1080,2400]"/></hierarchy>"#,
+    )?;
+    let reader = engines.reader_for(engine, &languages, &blank)?;
     let floor = floor.unwrap_or(50.0);
     println!(
-        "Tesseract {} `{}`, floor {floor}, {seeds} seeds, longest side {side}, doubled under {upscale_below}",
-        engine.version(),
-        engine.arguments().join(" ")
+        "{}; {seeds} seeds, longest side {side}, doubled under {upscale_below}",
+        describe(floor)
     );
     println!("| text px | contrast | words | recall | precision | box error px | ms/read |");
     println!("|---|---|---|---|---|---|---|");
@@ -123,7 +181,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let mut took = Duration::ZERO;
             for seed in 0..seeds {
                 let drawn = scaled(specimen::render(seed, px, contrast)?, side)?;
-                let (s, t) = measure(&engine, &drawn, floor, misses)?;
+                let (s, t) = measure(reader.as_ref(), &drawn, floor, misses)?;
                 total.add(&s);
                 took += t;
             }
@@ -137,18 +195,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     for side in [2400, 1024] {
         let title = specimen::game_title(side)?;
-        let (s, t) = measure(&engine, &title, floor, misses)?;
+        let (s, t) = measure(reader.as_ref(), &title, floor, misses)?;
         row(&format!("game title {side}"), "-", &s, t);
     }
     #[cfg(feature = "tokens")]
-    costs::print(&engine, floor)?;
+    costs::print(reader.as_ref(), floor)?;
     #[cfg(not(feature = "tokens"))]
     println!("\n(what the screenshots cost in tokens needs --features tokens)");
     Ok(())
 }
 
 fn measure(
-    engine: &Tesseract,
+    engine: &dyn TextReader,
     s: &Specimen,
     floor: f32,
     misses: bool,

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// What went wrong finding Tesseract or reading an image with it.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum OcrError {
     /// The program could not be started (not on `PATH`, not executable), or its
@@ -66,6 +66,44 @@ pub enum OcrError {
          any other picture with `Tesseract::find`"
     )]
     Untranscribed { width: u32, height: u32 },
+
+    /// PP-OCR's detection and recognition models are not installed where tapscope looks.
+    #[error(
+        "PP-OCR's text models were not found ({looked}): install them with `{install}`, or \
+         set TAPSCOPE_OCR_MODELS to a folder holding {detector} and {recognizer}"
+    )]
+    ModelsNotFound {
+        /// Where tapscope looked, and what it found there.
+        looked: String,
+        install: &'static str,
+        detector: &'static str,
+        recognizer: &'static str,
+    },
+
+    /// A model file that is not a PP-OCR model tapscope can run: truncated, another
+    /// model, or a recognizer without its dictionary.
+    #[error(
+        "`{path}` is not a PP-OCR model tapscope can run ({reason}): install the models \
+         again with `{install} --force-reinstall`"
+    )]
+    BadModel {
+        path: PathBuf,
+        reason: String,
+        install: &'static str,
+    },
+
+    /// Neither reader is here.
+    #[error(
+        "text in pixels is read by PP-OCR's models or by Tesseract, and neither was found: \
+         {models}; {tesseract}"
+    )]
+    NoEngine { models: String, tesseract: String },
+
+    /// A model failed on an image it was given.
+    #[error(
+        "the text model failed on this image ({reason}): read it with Tesseract instead (`--ocr-engine tesseract`)"
+    )]
+    ModelFailed { reason: String },
 
     /// An image too large to decode safely, let alone read.
     #[error(

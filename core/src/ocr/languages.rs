@@ -5,22 +5,64 @@
 use crate::model::Tree;
 use crate::prune::OcrLanguages;
 
-/// Whether a character is of one script, and the languages whose data read it, the first
-/// installed one used.
-type Script = (fn(char) -> bool, &'static [&'static str]);
+/// Whether a character is of one script, the languages whose data read it (the first
+/// installed one used), and a few of its characters, which a recognizer's dictionary must
+/// hold to write it.
+type Script = (fn(char) -> bool, &'static [&'static str], &'static str);
 
 /// The scripts Tesseract has trained data for, other than Latin.
 const SCRIPTS: [Script; 9] = [
-    (is_han, &["chi_sim", "chi_tra"]),
-    (is_kana, &["jpn"]),
-    (is_hangul, &["kor"]),
-    (is_cyrillic, &["rus", "ukr"]),
-    (is_arabic, &["ara"]),
-    (is_devanagari, &["hin"]),
-    (is_thai, &["tha"]),
-    (is_greek, &["ell"]),
-    (is_hebrew, &["heb"]),
+    (is_han, &["chi_sim", "chi_tra"], "的是中國"),
+    (is_kana, &["jpn"], "あのア"),
+    (is_hangul, &["kor"], "한국어"),
+    (is_cyrillic, &["rus", "ukr"], "двя"),
+    (is_arabic, &["ara"], "بيت"),
+    (is_devanagari, &["hin"], "कहि"),
+    (is_thai, &["tha"], "การ"),
+    (is_greek, &["ell"], "αβγ"),
+    (is_hebrew, &["heb"], "אבג"),
 ];
+
+/// Characters of the script `language` (Tesseract's name) is written in: Latin letters for
+/// a language of no script in [`SCRIPTS`] (`eng`, `deu`, `spa`).
+pub fn sample(language: &str) -> &'static str {
+    SCRIPTS
+        .iter()
+        .find(|(_, names, _)| names.contains(&language))
+        .map_or("Aaz", |(_, _, sample)| sample)
+}
+
+/// Each language of [`SCRIPTS`] whose script appears in `tree`'s texts and descriptions,
+/// the first of its names, installed or not; `eng` first.
+pub fn written_in(tree: &Tree) -> Vec<String> {
+    let seen = scripts_in(
+        tree.nodes
+            .iter()
+            .flat_map(|n| [n.text.as_str(), n.desc.as_str()]),
+    );
+    let mut languages = vec!["eng".to_owned()];
+    languages.extend(
+        SCRIPTS
+            .iter()
+            .zip(seen)
+            .filter(|(_, seen)| *seen)
+            .map(|((_, names, _), _)| names[0].to_owned()),
+    );
+    languages
+}
+
+/// Which of [`SCRIPTS`] appear in `texts`.
+fn scripts_in<'a>(texts: impl IntoIterator<Item = &'a str>) -> [bool; SCRIPTS.len()] {
+    let mut seen = [false; SCRIPTS.len()];
+    for text in texts {
+        for c in text.chars().filter(|c| !c.is_ascii()) {
+            for (n, (is, _, _)) in SCRIPTS.iter().enumerate() {
+                seen[n] |= is(c);
+            }
+        }
+    }
+    seen
+}
 
 /// The languages `asked` names, or for `auto` those [`guess`] finds in `tree`'s texts and
 /// descriptions among `installed`.
@@ -39,16 +81,9 @@ pub fn chosen(asked: &OcrLanguages, installed: &[String], tree: &Tree) -> Vec<St
 /// `eng`, then each installed language whose script appears in `texts`, in the order of
 /// [`SCRIPTS`].
 pub fn guess<'a>(installed: &[String], texts: impl IntoIterator<Item = &'a str>) -> Vec<String> {
-    let mut seen = [false; SCRIPTS.len()];
-    for text in texts {
-        for c in text.chars().filter(|c| !c.is_ascii()) {
-            for (n, (is, _)) in SCRIPTS.iter().enumerate() {
-                seen[n] |= is(c);
-            }
-        }
-    }
+    let seen = scripts_in(texts);
     let mut languages = vec!["eng".to_owned()];
-    for (_, names) in SCRIPTS
+    for (_, names, _) in SCRIPTS
         .iter()
         .zip(seen)
         .filter(|(_, seen)| *seen)
@@ -99,7 +134,20 @@ fn is_hebrew(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::guess;
+    use super::{guess, sample, written_in};
+    use crate::parse::parse_str;
+
+    #[test]
+    fn scripts_are_found_installed_or_not_and_sampled() {
+        let tree = parse_str(
+            r#"<hierarchy rotation="0"><node text="闹钟" bounds="[0,0][100,50]"/><node text="Настройки" bounds="[0,50][100,100]"/></hierarchy>"#,
+        )
+        .unwrap();
+        assert_eq!(written_in(&tree), ["eng", "chi_sim", "rus"]);
+        assert_eq!(sample("chi_tra"), "的是中國");
+        assert_eq!(sample("kor"), "한국어");
+        assert_eq!(sample("deu"), "Aaz");
+    }
 
     fn installed(names: &[&str]) -> Vec<String> {
         names.iter().map(|n| (*n).to_owned()).collect()

@@ -56,13 +56,17 @@
 //! language covers come back as whatever Tesseract reads them as, usually at a low
 //! confidence the floor removes.
 
+mod choose;
 mod engine;
 mod error;
 pub mod languages;
 mod level;
+mod order;
 mod picture;
 mod plausible;
 mod polarity;
+#[cfg(feature = "ppocr")]
+pub mod ppocr;
 mod process;
 mod reader;
 mod regions;
@@ -71,6 +75,7 @@ pub mod score;
 mod transcript;
 mod tsv;
 
+pub use choose::Engines;
 pub use engine::{DEFAULT_TIMEOUT, PAGE_SEGMENTATION, Tesseract};
 pub use error::OcrError;
 pub use picture::{MAX_PIXELS, MAX_SIDE, png_size};

@@ -14,7 +14,7 @@ pub use label::{Anchor, escape, id_name, one_line, quote, role, truncate};
 pub use name::{NAME_CHARS, NodeName, Shows};
 #[cfg(feature = "recording")]
 pub(crate) use rules::file_kind;
-pub use rules::{KeyboardMode, MAX_RULES_BYTES, OcrLanguages, PruneRules};
+pub use rules::{KeyboardMode, MAX_RULES_BYTES, OcrEngine, OcrLanguages, PruneRules};
 pub use visibility::{Hidden, Visibility};
 
 use serde::Serialize;

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result, line_column};
 
-/// Rules files larger than this are refused; the shipped defaults are under 2 KB.
+/// Rules files larger than this are refused; the shipped defaults are under 3 KB.
 pub const MAX_RULES_BYTES: u64 = 64 * 1024;
 
 /// A TOML error longer than this (its line quoted whole) is cut to its position and message.
@@ -50,7 +50,45 @@ pub enum KeyboardMode {
     Collapse,
 }
 
-/// Which of Tesseract's installed languages read a self-drawn screen's pixels.
+/// What reads a self-drawn screen's pixels.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OcrEngine {
+    /// PP-OCR's models where they are installed and write every language the screen needs
+    /// (their dictionary holds its script), else Tesseract.
+    #[default]
+    Auto,
+    /// PP-OCR's detector and recognizer (`pip install --no-deps rapidocr-onnxruntime`).
+    Ppocr,
+    /// Tesseract alone.
+    Tesseract,
+}
+
+impl OcrEngine {
+    /// `auto`, `ppocr` or `tesseract`, as the rules file and `--ocr-engine` take them.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        match text.trim() {
+            "auto" => Ok(Self::Auto),
+            "ppocr" => Ok(Self::Ppocr),
+            "tesseract" => Ok(Self::Tesseract),
+            other => Err(format!(
+                "`{other}` is not an OCR engine: say `auto`, `ppocr` or `tesseract`"
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for OcrEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            OcrEngine::Auto => "auto",
+            OcrEngine::Ppocr => "ppocr",
+            OcrEngine::Tesseract => "tesseract",
+        })
+    }
+}
+
+/// Which languages read a self-drawn screen's pixels.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub enum OcrLanguages {
@@ -148,6 +186,8 @@ pub struct PruneRules {
     pub ocr_min_confidence: u8,
     /// The languages the pixels are read in.
     pub ocr_languages: OcrLanguages,
+    /// What reads them.
+    pub ocr_engine: OcrEngine,
 }
 
 impl Default for PruneRules {
@@ -170,6 +210,7 @@ impl Default for PruneRules {
             ocr: true,
             ocr_min_confidence: 60,
             ocr_languages: OcrLanguages::Auto,
+            ocr_engine: OcrEngine::Auto,
         }
     }
 }
@@ -222,7 +263,7 @@ impl PruneRules {
         if size > MAX_RULES_BYTES {
             return Err(rules_error(format!(
                 "the file is {size} bytes, over the {MAX_RULES_BYTES}-byte limit for rules; \
-                 the shipped assets/rules/default.toml is under 2 KB: check that this is a rules file"
+                 the shipped assets/rules/default.toml is under 3 KB: check that this is a rules file"
             )));
         }
         let text = String::from_utf8(bytes).map_err(|e| {
@@ -285,10 +326,23 @@ mod tests {
     }
 
     #[test]
+    fn the_ocr_engine_is_auto_ppocr_or_tesseract() {
+        for engine in [OcrEngine::Auto, OcrEngine::Ppocr, OcrEngine::Tesseract] {
+            assert_eq!(OcrEngine::parse(&engine.to_string()), Ok(engine));
+            let rules = PruneRules::from_toml(&format!("ocr_engine = \"{engine}\"\n")).unwrap();
+            assert_eq!(rules.ocr_engine, engine);
+        }
+        let err = OcrEngine::parse("easyocr").unwrap_err();
+        assert!(err.contains("`auto`, `ppocr` or `tesseract`"), "{err}");
+        assert!(PruneRules::from_toml("ocr_engine = \"paddle\"\n").is_err());
+    }
+
+    #[test]
     fn toml_round_trip_keeps_every_rule() {
         let rules = PruneRules {
             anchors: false,
             ocr_languages: OcrLanguages::Named(vec!["eng".into(), "kor".into()]),
+            ocr_engine: OcrEngine::Tesseract,
             max_text_chars: 7,
             keyboard: KeyboardMode::Collapse,
             ..PruneRules::default()

@@ -141,6 +141,7 @@ pub fn open(device: &str) -> Result<Arc<dyn LivePhone>, LiveError> {
         seed: 1,
         look: tapscope_core::stability::look::LookChoice::Auto,
         ocr_languages: tapscope_core::prune::OcrLanguages::Auto,
+        ocr_engine: tapscope_core::prune::OcrEngine::Auto,
     };
     Ok(args.open(Opened)?)
 }

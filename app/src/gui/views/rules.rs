@@ -144,6 +144,8 @@ fn controls_ui(ui: &mut egui::Ui, r: &mut PruneRules) {
         // Shown, not edited: what is read in pixels was read when the screen was taken.
         ui.label(format!("ocr_languages {}", r.ocr_languages))
             .on_hover_text(hint("ocr_languages"));
+        ui.label(format!("ocr_engine {}", r.ocr_engine))
+            .on_hover_text(hint("ocr_engine"));
     });
 }
 
@@ -181,6 +183,10 @@ fn hint(name: &str) -> &'static str {
         "ocr_languages" => {
             "The languages a screen's pixels are read in when it is taken (`auto`: English and \
              the scripts of the dump's texts): set it in a rules file or with `--ocr-lang`."
+        }
+        "ocr_engine" => {
+            "What reads a screen's pixels when it is taken (`auto`: PP-OCR's models where \
+             installed, else Tesseract): set it in a rules file or with `--ocr-engine`."
         }
         _ => "",
     }

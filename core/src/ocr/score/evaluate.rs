@@ -9,9 +9,12 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::{PairScore, pairs_in, score_against_dump, visible_descriptions, visible_texts};
-use crate::model::Rect;
-use crate::ocr::{Tesseract, languages, png_size};
+use crate::model::{Rect, Tree};
+use crate::ocr::{OcrError, Tesseract, TextReader, languages, png_size};
 use crate::prune::OcrLanguages;
+
+/// The reader for a pair, given its dump's tree (whose texts choose the languages).
+pub type ReaderFor<'a> = dyn Fn(&Tree) -> Result<Box<dyn TextReader>, OcrError> + 'a;
 
 /// One pair read and scored.
 #[derive(Debug)]
@@ -25,13 +28,11 @@ pub struct Measured {
     pub took: Duration,
 }
 
-/// Every pair in `dir`, by name, read by `engine` in the languages `asked` (for `auto`, English and
-/// the installed languages of the scripts the dump's texts use, as a session chooses) with
-/// words under `floor` dropped.
+/// Every pair in `dir`, by name, read by the reader `reader_for` gives for its dump's tree
+/// (the languages a session would choose from it, say) with words under `floor` dropped.
 pub fn measure_all(
     dir: &Path,
-    engine: &Tesseract,
-    asked: &OcrLanguages,
+    reader_for: &ReaderFor<'_>,
     floor: f32,
 ) -> Result<Vec<Measured>, Box<dyn Error>> {
     let mut out = Vec::new();
@@ -45,11 +46,9 @@ pub fn measure_all(
         let display = (tree.display.width, tree.display.height);
         let truth = in_pixels(visible_texts(&tree), display, (width, height));
         let described = in_pixels(visible_descriptions(&tree), display, (width, height));
-        let wanted = languages::chosen(asked, engine.installed(), &tree);
-        let wanted: Vec<&str> = wanted.iter().map(String::as_str).collect();
-        let engine = engine.clone().with_languages(&wanted)?;
+        let reader = reader_for(&tree).map_err(|e| failed(&e))?;
         let started = Instant::now();
-        let lines = engine.read(&png, floor).map_err(|e| failed(&e))?;
+        let lines = reader.read(&png, floor).map_err(|e| failed(&e))?;
         let took = started.elapsed();
         out.push(Measured {
             name: pair.name,
@@ -60,6 +59,19 @@ pub fn measure_all(
         });
     }
     Ok(out)
+}
+
+/// Tesseract reading each pair in the languages `asked` names (for `auto`, English and the
+/// installed languages of the scripts the dump's texts use, as a session chooses).
+pub fn tesseract_for<'a>(
+    engine: &'a Tesseract,
+    asked: &'a OcrLanguages,
+) -> impl Fn(&Tree) -> Result<Box<dyn TextReader>, OcrError> + 'a {
+    move |tree| {
+        let wanted = languages::chosen(asked, engine.installed(), tree);
+        let wanted: Vec<&str> = wanted.iter().map(String::as_str).collect();
+        Ok(Box::new(engine.clone().with_languages(&wanted)?))
+    }
 }
 
 /// `bytes` as a PNG: a PNG as it is, anything else (a JPG) decoded and encoded.

@@ -107,6 +107,34 @@ pub fn score(known: &[(String, Rect)], lines: &[TextLine]) -> Score {
     out
 }
 
+/// The goals for text of 24 px and up: recall and precision of 95 % or more and a median
+/// box error of 4 px or less. What was missed, when they are not met, is the error.
+pub fn meets_goals(what: &str, known: &[(String, Rect)], lines: &[TextLine]) -> Result<(), String> {
+    let got = score(known, lines);
+    let error = got.median_box_error().unwrap_or(f64::INFINITY);
+    if got.recall() >= 0.95 && got.precision() >= 0.95 && error <= 4.0 {
+        return Ok(());
+    }
+    let missed: Vec<String> = known
+        .iter()
+        .filter(|(t, r)| {
+            !lines.iter().flat_map(|l| &l.words).any(|w| {
+                trim_punctuation(&w.text) == trim_punctuation(t)
+                    && !w.bounds.intersect(r).is_empty()
+            })
+        })
+        .map(|(t, r)| format!("{t} {r}"))
+        .collect();
+    Err(format!(
+        "{what}: recall {:.1} %, precision {:.1} %, median box error {error:.1} px \
+         ({} drawn, {} read); missed: {missed:?}",
+        got.recall() * 100.0,
+        got.precision() * 100.0,
+        got.known,
+        got.read,
+    ))
+}
+
 /// The mean absolute difference of the four edges of `a` and `b`, in pixels.
 pub fn box_error(a: Rect, b: Rect) -> f64 {
     let d = |x: i32, y: i32| (f64::from(x) - f64::from(y)).abs();

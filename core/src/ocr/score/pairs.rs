@@ -194,24 +194,11 @@ fn begins(text: &str, read: &str) -> bool {
     !read.is_empty() && similarity(read, &start) >= SIMILAR
 }
 
-/// Texts in reading order: rows top to bottom (a line joins the row above while its middle
-/// is above that row's first line's bottom), each row left to right.
+/// Texts in reading order ([`crate::ocr::order`]).
 fn reading_order<'a>(texts: impl Iterator<Item = (&'a str, Rect)>) -> Vec<&'a str> {
-    let mut texts: Vec<(&str, Rect)> = texts.collect();
-    texts.sort_by_key(|(_, r)| (r.top, r.left));
-    let mut rows: Vec<(i32, Vec<(&str, Rect)>)> = Vec::new();
-    for (text, r) in texts {
-        let middle = r.top + (r.bottom - r.top) / 2;
-        match rows.last_mut() {
-            Some((bottom, row)) if middle < *bottom => row.push((text, r)),
-            _ => rows.push((r.bottom, vec![(text, r)])),
-        }
-    }
-    rows.into_iter()
-        .flat_map(|(_, mut row)| {
-            row.sort_by_key(|(_, r)| r.left);
-            row.into_iter().map(|(t, _)| t)
-        })
+    crate::ocr::order::reading_order(texts.collect(), |(_, r)| *r)
+        .into_iter()
+        .map(|(t, _)| t)
         .collect()
 }
 

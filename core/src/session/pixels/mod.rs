@@ -3,8 +3,9 @@
 //! versioned again with them, so a ticking score gives a new version as any change does.
 //!
 //! The reader is the one the session was given (`Session::with_text_reader`: the sim's
-//! transcript, a test's stand-in) or else Tesseract, found once per process; when it is
-//! missing, or a read fails or finds nothing, the observation says so in
+//! transcript, a test's stand-in) or else the one the rule `ocr_engine` chooses among those
+//! found once per process (`ocr::Engines`: PP-OCR's models, Tesseract); when none is
+//! there, or a read fails or finds nothing, the observation says so in
 //! `Observation::pixel_note` (the session passes on how to install it only once) and the
 //! screenshot stays the agent's way in.
 //!
@@ -17,30 +18,18 @@ use std::sync::OnceLock;
 use super::unread::Unread;
 use crate::geometry::ImageScale;
 use crate::model::{PixelText, Tree};
-use crate::ocr::{OcrError, Tesseract, TextReader, languages};
+use crate::ocr::{Engines, TextReader};
 use crate::prune::PruneRules;
 
-/// Tesseract, looked for once.
-fn tesseract() -> &'static Result<Tesseract, OcrError> {
-    static ENGINE: OnceLock<Result<Tesseract, OcrError>> = OnceLock::new();
-    ENGINE.get_or_init(Tesseract::find)
-}
-
-/// Tesseract reading the languages `rules` name, or those `tree`'s own texts are written in;
-/// what is missing (the program, a language's data) is the error.
-fn tesseract_for(tree: &Tree, rules: &PruneRules) -> Result<Tesseract, String> {
-    let found = tesseract().as_ref().map_err(ToString::to_string)?;
-    let wanted = languages::chosen(&rules.ocr_languages, found.installed(), tree);
-    let wanted: Vec<&str> = wanted.iter().map(String::as_str).collect();
-    found
-        .clone()
-        .with_languages(&wanted)
-        .map_err(|e| e.to_string())
+/// The readers on this machine, looked for once.
+fn engines() -> &'static Engines {
+    static ENGINES: OnceLock<Engines> = OnceLock::new();
+    ENGINES.get_or_init(Engines::find)
 }
 
 /// The text in a screenshot's pixels (`png`, mapped to the display by `scale`) read under
-/// `rules` by `given` (else Tesseract, in the languages the rules or `tree`'s texts
-/// choose), in display pixels; why none was read is the error.
+/// `rules` by `given` (else the reader the rules choose, in the languages they or `tree`'s
+/// texts name), in display pixels; why none was read is the error.
 pub(super) fn read(
     given: Option<&dyn TextReader>,
     png: &[u8],
@@ -52,8 +41,10 @@ pub(super) fn read(
     let engine: &dyn TextReader = match given {
         Some(reader) => reader,
         None => {
-            chosen = tesseract_for(tree, rules).map_err(Unread::NoEngine)?;
-            &chosen
+            chosen = engines()
+                .reader_for(rules.ocr_engine, &rules.ocr_languages, tree)
+                .map_err(|e| Unread::NoEngine(e.to_string()))?;
+            chosen.as_ref()
         }
     };
     let lines = engine
