@@ -9,7 +9,11 @@
 //! Tesseract has trained data for scripts PP-OCR's Chinese and Latin dictionary lacks
 //! (Hangul, Cyrillic, Arabic, …).
 
-use super::languages::{self, sample, written_in};
+use std::sync::OnceLock;
+
+use super::languages;
+#[cfg(feature = "ppocr")]
+use super::languages::{sample, written_in};
 use super::{OcrError, Tesseract, TextReader};
 use crate::model::Tree;
 use crate::prune::{OcrEngine, OcrLanguages};
@@ -20,7 +24,8 @@ use super::ppocr::PpOcr;
 /// The readers found on this machine, or why each is not.
 #[derive(Debug)]
 pub struct Engines {
-    tesseract: Result<Tesseract, OcrError>,
+    /// Looked for when first needed: a screen PP-OCR reads spends nothing on it.
+    tesseract: OnceLock<Result<Tesseract, OcrError>>,
     #[cfg(feature = "ppocr")]
     ppocr: Result<PpOcr, OcrError>,
 }
@@ -30,7 +35,7 @@ impl Engines {
     /// [`super::ppocr::models::ModelFiles::find`] looks.
     pub fn find() -> Self {
         Self {
-            tesseract: Tesseract::find(),
+            tesseract: OnceLock::new(),
             #[cfg(feature = "ppocr")]
             ppocr: PpOcr::find(),
         }
@@ -39,11 +44,14 @@ impl Engines {
     /// These readers, or why each is missing.
     #[cfg(feature = "ppocr")]
     pub fn new(tesseract: Result<Tesseract, OcrError>, ppocr: Result<PpOcr, OcrError>) -> Self {
-        Self { tesseract, ppocr }
+        Self {
+            tesseract: OnceLock::from(tesseract),
+            ppocr,
+        }
     }
 
     pub fn tesseract(&self) -> Result<&Tesseract, &OcrError> {
-        self.tesseract.as_ref()
+        self.tesseract.get_or_init(Tesseract::find).as_ref()
     }
 
     #[cfg(feature = "ppocr")]
@@ -114,7 +122,7 @@ impl Engines {
         asked: &OcrLanguages,
         tree: &Tree,
     ) -> Result<Box<dyn TextReader>, OcrError> {
-        let found = self.tesseract.as_ref().map_err(Clone::clone)?;
+        let found = self.tesseract().map_err(Clone::clone)?;
         let wanted = languages::chosen(asked, found.installed(), tree);
         let wanted: Vec<&str> = wanted.iter().map(String::as_str).collect();
         Ok(Box::new(found.clone().with_languages(&wanted)?))

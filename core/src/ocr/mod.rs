@@ -61,6 +61,7 @@ mod engine;
 mod error;
 pub mod languages;
 mod level;
+#[cfg(any(feature = "ppocr", feature = "measure"))]
 mod order;
 mod picture;
 mod plausible;

@@ -16,6 +16,8 @@ mod xml;
 mod xml_scan;
 
 #[cfg(feature = "measure")]
+pub(crate) use xml::parse_bounds;
+#[cfg(feature = "measure")]
 pub use xml_scan::measure_scan;
 #[cfg(feature = "tokens")]
 pub(crate) use xml_scan::start_tag_end;

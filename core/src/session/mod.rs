@@ -313,6 +313,7 @@ impl<D: Device, C: Clock> Session<D, C> {
     pub fn act(&self, action: &Action) -> Result<Outcome, SessionError> {
         let mut state = self.state.lock();
         let Plan { acted_on, gesture } = state.plan(action)?;
+        state.warm_up_reader();
         let path = gesture.path();
         let started = state.clock.now();
         state.perform(&gesture)?;
@@ -376,6 +377,7 @@ impl<D: Device, C: Clock> Session<D, C> {
 
 impl<D: Device, C: Clock> State<D, C> {
     fn observe(&mut self) -> Result<Observation, SessionError> {
+        self.warm_up_reader();
         let dumped_at = self.clock.now();
         let look = Look::take(&mut self.device, None)?;
         let used = LookUsed {
@@ -386,6 +388,15 @@ impl<D: Device, C: Clock> State<D, C> {
         let mut observation = self.observe_look(look, dumped_at)?;
         observation.look = Some(used);
         Ok(observation)
+    }
+
+    /// Looks for the readers of pixels while the device dumps (once a process): on a phone
+    /// the dump's second hides loading them.
+    fn warm_up_reader(&self) {
+        #[cfg(feature = "ocr")]
+        if self.config.rules.ocr && self.reader.given.is_none() {
+            pixels::warm_up();
+        }
     }
 
     /// The observation of a dump already read.

@@ -1,7 +1,8 @@
-//! Tesseract on real phone screenshots, scored against the dump taken with each: the
+//! A reader on real phone screenshots, scored against the dump taken with each: the
 //! evaluation `--example ocr -- --pairs DIR` prints and `tests/ocr_pairs.rs` asserts. A
 //! pair is `NAME.xml` and `NAME.png` or `NAME.jpg`; the truth is the dump's visible text
-//! nodes ([`visible_texts`]), the rule [`score_against_dump`]'s.
+//! nodes ([`visible_texts`]) and the hand-labelled texts of `NAME.words` when there
+//! ([`super::words`]), the rule [`score_against_dump`]'s.
 
 use std::error::Error;
 use std::fmt::Write as _;
@@ -24,8 +25,10 @@ pub struct Measured {
     pub width: u32,
     pub height: u32,
     pub score: PairScore,
-    /// Tesseract's read alone (preparing the image included, decoding a JPG not).
+    /// The read alone (preparing the image included, decoding a JPG not).
     pub took: Duration,
+    /// The languages whose scripts the dump's texts use (`eng` first, then `chi_sim`…).
+    pub written_in: Vec<String>,
 }
 
 /// Every pair in `dir`, by name, read by the reader `reader_for` gives for its dump's tree
@@ -44,7 +47,12 @@ pub fn measure_all(
             as_png(&std::fs::read(&pair.image).map_err(|e| failed(&e))?).map_err(|e| failed(&e))?;
         let (width, height) = png_size(&png).map_err(|e| failed(&e))?;
         let display = (tree.display.width, tree.display.height);
-        let truth = in_pixels(visible_texts(&tree), display, (width, height));
+        let mut truth = in_pixels(visible_texts(&tree), display, (width, height));
+        if let Some(words) = &pair.words {
+            let text = std::fs::read_to_string(words).map_err(|e| failed(&e))?;
+            let screen = Rect::new(0, 0, width as i32, height as i32);
+            truth.extend(super::words::labelled(&text, screen).map_err(|e| failed(&e))?);
+        }
         let described = in_pixels(visible_descriptions(&tree), display, (width, height));
         let reader = reader_for(&tree).map_err(|e| failed(&e))?;
         let started = Instant::now();
@@ -56,6 +64,7 @@ pub fn measure_all(
             height,
             score: score_against_dump(&truth, &described, &lines),
             took,
+            written_in: languages::written_in(&tree),
         });
     }
     Ok(out)

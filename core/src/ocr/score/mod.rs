@@ -12,6 +12,7 @@
 
 pub mod evaluate;
 mod pairs;
+pub mod words;
 
 pub use pairs::{
     Pair, PairScore, SIMILAR, normalize, pairs_in, score_against_dump, similarity,

@@ -242,9 +242,12 @@ pub struct Pair {
     pub dump: PathBuf,
     /// `NAME.png`, or `NAME.jpg` / `NAME.jpeg` when there is no PNG.
     pub image: PathBuf,
+    /// `NAME.words`, hand-labelled texts the dump lacks ([`super::words`]), when there.
+    pub words: Option<PathBuf>,
 }
 
-/// Every `NAME.xml` in `dir` with a same-stem image beside it, by name.
+/// Every `NAME.xml` in `dir` with a same-stem image beside it (and `NAME.words` when
+/// there), by name.
 pub fn pairs_in(dir: &Path) -> std::io::Result<Vec<Pair>> {
     let mut pairs = Vec::new();
     for entry in std::fs::read_dir(dir)? {
@@ -259,11 +262,13 @@ pub fn pairs_in(dir: &Path) -> std::io::Result<Vec<Pair>> {
             .iter()
             .map(|ext| dump.with_extension(ext))
             .find(|p| p.is_file());
+        let words = Some(dump.with_extension("words")).filter(|p| p.is_file());
         if let Some(image) = image {
             pairs.push(Pair {
                 name: name.to_string(),
                 dump: dump.clone(),
                 image,
+                words,
             });
         }
     }
@@ -425,6 +430,7 @@ mod tests {
             "b.jpg",
             "c.xml",
             "d.png",
+            "b.words",
             "MANIFEST.tsv",
         ] {
             std::fs::write(dir.path().join(file), b"").unwrap();
@@ -441,5 +447,7 @@ mod tests {
             got,
             [("a", "a.png".to_string()), ("b", "b.jpg".to_string())]
         );
+        assert_eq!(pairs[0].words, None);
+        assert_eq!(pairs[1].words, Some(dir.path().join("b.words")));
     }
 }

@@ -21,10 +21,25 @@ use crate::model::{PixelText, Tree};
 use crate::ocr::{Engines, TextReader};
 use crate::prune::PruneRules;
 
+static ENGINES: OnceLock<Engines> = OnceLock::new();
+
 /// The readers on this machine, looked for once.
 fn engines() -> &'static Engines {
-    static ENGINES: OnceLock<Engines> = OnceLock::new();
     ENGINES.get_or_init(Engines::find)
+}
+
+/// Looks for the readers on a thread of its own, unless they were looked for already: a
+/// read that comes before it is done waits for it.
+pub(super) fn warm_up() {
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(|| {
+        // Without a thread the first read looks for them itself.
+        let _ = std::thread::Builder::new()
+            .name("ocr-warm-up".into())
+            .spawn(|| {
+                engines();
+            });
+    });
 }
 
 /// The text in a screenshot's pixels (`png`, mapped to the display by `scale`) read under
