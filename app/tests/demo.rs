@@ -192,6 +192,8 @@ fn the_demo_replays_the_same_on_the_sim_whatever_tesseract_reads_its_game_as() {
             demo.as_os_str(),
             "--device".as_ref(),
             "sim".as_ref(),
+            "--ocr-engine".as_ref(),
+            "tesseract".as_ref(),
         ],
     );
     let stdout = String::from_utf8_lossy(&output.stdout);
