@@ -585,7 +585,7 @@ mod tests {
     fn every_rule_has_a_hint() {
         let toml = PruneRules::default().to_toml();
         let keys: Vec<&str> = toml.lines().filter_map(|l| l.split(" = ").next()).collect();
-        assert_eq!(keys.len(), 17, "{toml}");
+        assert_eq!(keys.len(), 18, "{toml}");
         for key in keys {
             assert!(!hint(key).is_empty(), "no hint for {key}");
         }
