@@ -34,10 +34,11 @@ pub enum OcrError {
         installed: String,
     },
 
-    /// Tesseract ran past the ceiling and was killed.
+    /// A read ran past its ceiling: Tesseract was killed, or PP-OCR stopped before its
+    /// next box.
     #[error(
-        "Tesseract took longer than {after:?} and was stopped: give a smaller image, or a \
-         longer ceiling with `Tesseract::with_timeout`"
+        "reading the image took longer than {after:?} and was stopped: give a smaller \
+         image, or a longer ceiling with `with_timeout`"
     )]
     TimedOut { after: Duration },
 
