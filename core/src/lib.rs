@@ -31,8 +31,9 @@
 //! | `recording` | `recording` (the recording format, reader, writer and screen store), `forensics` (stale-action review); with `tokens`, `reprune` (a whole recording re-pruned under new rules) | `libc` on Unix (its files opened without following a link or waiting on a FIFO) |
 //! | `replay` | `replay`: how a replayed step compares with its recording (targets found again by identity, volatile text ignored, verdicts, JUnit XML) | `recording`, `tokens`, `regex` |
 //! | `ocr` | `ocr`: text lines read from a screenshot by the `tesseract` command (found at run time, not linked), behind the `TextReader` trait with a stand-in (`Transcript`, and with `sim` the sim's `Sim::transcript`) | `image`, `imageproc` (preparing the screenshot), `wait-timeout` (the run's ceiling), `csv` (its TSV), `parking_lot` (the stand-in's transcript) |
+//! | `ppocr` | `ocr::ppocr`: text found, then read, by PP-OCR's detector and recognizer (ONNX files the user installs, found at run time, never downloaded), and `ocr::Engines`' choice of it | `ocr`, `rten`, `rten-tensor`, `rayon` |
 //! | `synthetic` | `session::synthetic`, long generated recordings for tests and benchmarks | `sim`, `recording`, `tokens` |
-//! | `measure` | `device::sim::specimen` and `ocr::score`: the known-word specimens tapscope's own OCR tests, bench and example measure with; not a stable API | `sim`, `ocr` |
+//! | `measure` | `device::sim::specimen` and `ocr::score`: the known-word specimens tapscope's own OCR tests, bench and example measure with; not a stable API | `sim`, `ocr`, `ppocr` |
 //!
 //! `sha2` is not optional: a snapshot's version is the SHA-256 of what the agent reads
 //! ([`render::versioned`]), and a pruning user should print the same version a session
@@ -45,8 +46,9 @@
 //! drives the simulated phone through a session and shows a stale handle refused
 //! (`sim`); `examples/recording.rs` lists a recording's steps (`recording`).
 
-// Layer 1: the tree model and its parsers.
+// Layer 1: the tree model and its parsers, and the phone's log as logcat prints it.
 pub mod error;
+pub mod logcat;
 pub mod model;
 pub mod parse;
 // Layer 2: pruning.

@@ -209,6 +209,9 @@ pub enum DeviceError {
     },
     #[error("{0}")]
     InvalidInput(String),
+    /// The device gives no log tapscope can read.
+    #[error("{device}'s log cannot be read: {why}")]
+    NoLog { device: String, why: String },
 }
 
 fn millis(d: Duration) -> String {
@@ -262,6 +265,20 @@ pub trait Device: Send {
     fn last_event_at(&mut self) -> Option<Duration>;
     fn packages(&mut self) -> Result<Vec<String>, DeviceError>;
     fn launch(&mut self, package: &str) -> Result<(), DeviceError>;
+    /// What `logcat` prints of `request` on the device (`request.command()`, threadtime).
+    /// Devices without a log say so.
+    fn logcat(&mut self, request: &crate::logcat::LogRequest) -> Result<String, DeviceError> {
+        let _ = request;
+        Err(DeviceError::NoLog {
+            device: self.name(),
+            why: "this device keeps no log".into(),
+        })
+    }
+    /// The pid of `package`'s process while it runs (`pidof`), `None` when it does not.
+    fn pid_of(&mut self, package: &str) -> Result<Option<u32>, DeviceError> {
+        let _ = package;
+        Ok(None)
+    }
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! reads the screen; `act` checks the handle, acts, waits for the screen to settle and
 //! observes again — all under one lock, so two callers never interleave on a device.
 
+pub mod log;
 mod observe;
 #[cfg(feature = "ocr")]
 mod pixels;
@@ -42,6 +43,9 @@ pub struct SessionConfig {
     pub fallback_longest_side: u32,
     /// Where a scroll's swipe starts, as a fraction of the container (away from bottom bars).
     pub scroll_start: f64,
+    /// Each action's outcome carries the log written between its call and its settle
+    /// (`Outcome::log`): one `logcat -d` more a step, so off unless asked for.
+    pub step_logs: bool,
 }
 
 impl Default for SessionConfig {
@@ -51,6 +55,7 @@ impl Default for SessionConfig {
             settle: SettleConfig::default(),
             fallback_longest_side: 1024,
             scroll_start: 0.7,
+            step_logs: false,
         }
     }
 }
@@ -109,6 +114,18 @@ pub struct Outcome {
     pub observation: Observation,
     /// A scroll that left the screen as the previous scroll did: the list has ended.
     pub bottomed_out: bool,
+    /// What the log gained between the call and the settle, every process's, bounded;
+    /// with `SessionConfig::step_logs` only.
+    #[serde(skip)]
+    pub log: Option<crate::logcat::Report>,
+}
+
+/// What a read of the log gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogRead {
+    pub report: crate::logcat::Report,
+    /// The package read, `None` for every process.
+    pub package: Option<String>,
 }
 
 /// Why a call failed; the session stays usable after every one of them.
@@ -204,6 +221,10 @@ struct State<D, C> {
     peeked: Option<(Duration, Arc<Capture>)>,
     /// What reads a self-drawn screen's text.
     reader: observe::PixelReader,
+    /// Where the agent's reads of the log got to.
+    agent_log: log::Cursor,
+    /// Where the steps' reads of the log got to.
+    step_log: log::Cursor,
 }
 
 impl<D: Device, C: Clock> Session<D, C> {
@@ -219,6 +240,8 @@ impl<D: Device, C: Clock> Session<D, C> {
                 peeked: None,
                 told_no_engine: false,
                 reader: observe::PixelReader::default(),
+                agent_log: log::Cursor::default(),
+                step_log: log::Cursor::default(),
             }),
         }
     }
@@ -243,6 +266,29 @@ impl<D: Device, C: Clock> Session<D, C> {
         let observation = state.observe()?;
         state.remember(&observation);
         Ok(observation)
+    }
+
+    /// What the log holds for `query`: the app in front is the latest observation's (the
+    /// whole log's when nothing was observed); each read since the last starts where it
+    /// ended.
+    pub fn logcat(&self, query: &log::LogQuery) -> Result<LogRead, SessionError> {
+        let mut state = self.state.lock();
+        let State {
+            device,
+            latest,
+            agent_log,
+            ..
+        } = &mut *state;
+        let front = latest.as_ref().map_or("", |o| o.tree.app.as_str());
+        let query = match (&query.scope, front) {
+            (log::LogScope::Front, "") => log::LogQuery {
+                scope: log::LogScope::All,
+                ..query.clone()
+            },
+            _ => query.clone(),
+        };
+        let (report, package) = log::read(device, &query, front, agent_log)?;
+        Ok(LogRead { report, package })
     }
 
     /// The session's clock (clones share its time).
@@ -314,6 +360,7 @@ impl<D: Device, C: Clock> Session<D, C> {
         let mut state = self.state.lock();
         let Plan { acted_on, gesture } = state.plan(action)?;
         state.warm_up_reader();
+        let log_failed = state.start_step_log().err();
         let path = gesture.path();
         let started = state.clock.now();
         state.perform(&gesture)?;
@@ -365,12 +412,14 @@ impl<D: Device, C: Clock> Session<D, C> {
             }
         };
         state.remember(&observation);
+        let log = state.step_log(log_failed);
         Ok(Outcome {
             acted_on,
             path,
             settle,
             observation,
             bottomed_out,
+            log,
         })
     }
 }
@@ -388,6 +437,38 @@ impl<D: Device, C: Clock> State<D, C> {
         let mut observation = self.observe_look(look, dumped_at)?;
         observation.look = Some(used);
         Ok(observation)
+    }
+
+    /// Before an action with step logs on: where the log ends, unless a step read it.
+    fn start_step_log(&mut self) -> Result<(), DeviceError> {
+        if !self.config.step_logs || self.step_log.at().is_some() {
+            return Ok(());
+        }
+        log::mark_end(&mut self.device, &mut self.step_log)
+    }
+
+    /// After an action with step logs on: what every process logged since the last step
+    /// (or, the first time, since the call), bounded; a log that cannot be read is a note,
+    /// never a lost step.
+    fn step_log(&mut self, failed: Option<DeviceError>) -> Option<crate::logcat::Report> {
+        if !self.config.step_logs {
+            return None;
+        }
+        let query = log::LogQuery {
+            scope: log::LogScope::All,
+            ..log::LogQuery::default()
+        };
+        let read = match failed {
+            Some(error) => Err(error),
+            None => log::read(&mut self.device, &query, "", &mut self.step_log),
+        };
+        Some(match read {
+            Ok((report, _)) => report,
+            Err(error) => crate::logcat::Report {
+                notes: vec![format!("the log could not be read: {error}")],
+                ..crate::logcat::Report::default()
+            },
+        })
     }
 
     /// Looks for the readers of pixels while the device dumps (once a process): on a phone

@@ -401,6 +401,32 @@ impl Device for AdbDevice {
         }
         Ok(())
     }
+
+    /// `logcat -d …` through the shell: a dump of what the buffers hold, so it ends
+    /// however fast the phone logs.
+    fn logcat(&mut self, request: &crate::logcat::LogRequest) -> Result<String, DeviceError> {
+        self.shell_text(&request.command()).map_err(|e| match e {
+            DeviceError::Command { command, output } => DeviceError::NoLog {
+                device: self.serial.clone(),
+                why: format!("`{command}` failed: {output}"),
+            },
+            other => other,
+        })
+    }
+
+    /// `pidof PACKAGE` (toybox, Android 7 and later), which exits 1 when none runs.
+    fn pid_of(&mut self, package: &str) -> Result<Option<u32>, DeviceError> {
+        if !is_package_name(package) {
+            return Err(DeviceError::InvalidInput(format!(
+                "{package:?} is not a package name (letters, digits, `_` and `.`)"
+            )));
+        }
+        match self.shell_text(&format!("pidof {package}")) {
+            Ok(out) => Ok(out.split_whitespace().next().and_then(|p| p.parse().ok())),
+            Err(DeviceError::Command { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
 }
 
 fn check_point(at: Point) -> Result<(), DeviceError> {

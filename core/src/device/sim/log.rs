@@ -16,39 +16,9 @@ pub const BUFFER_ENTRIES: usize = 4096;
 /// the two NULs.
 const ENTRY_OVERHEAD: usize = 32;
 
-/// An entry's priority, `V` to `F` (`S`ilent is a filter's, never an entry's).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Priority {
-    Verbose,
-    Debug,
-    Info,
-    Warn,
-    Error,
-    Fatal,
-}
-
-impl Priority {
-    pub const ALL: [Priority; 6] = [
-        Priority::Verbose,
-        Priority::Debug,
-        Priority::Info,
-        Priority::Warn,
-        Priority::Error,
-        Priority::Fatal,
-    ];
-
-    /// The letter logcat prints: `V D I W E F`.
-    pub fn letter(self) -> char {
-        match self {
-            Priority::Verbose => 'V',
-            Priority::Debug => 'D',
-            Priority::Info => 'I',
-            Priority::Warn => 'W',
-            Priority::Error => 'E',
-            Priority::Fatal => 'F',
-        }
-    }
-}
+/// An entry's priority, `V` to `F` (`S`ilent is a filter's, never an entry's): the one
+/// tapscope reads logs with.
+pub use crate::logcat::Priority;
 
 /// A ring buffer of logd.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

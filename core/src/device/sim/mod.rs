@@ -486,6 +486,14 @@ impl<C: Clock + Clone + Send> Device for Sim<C> {
         self.go(to, Arrival::Launched, Duration::from_millis(600));
         Ok(())
     }
+
+    fn logcat(&mut self, request: &crate::logcat::LogRequest) -> Result<String, DeviceError> {
+        Ok(self.logcat_text(request))
+    }
+
+    fn pid_of(&mut self, package: &str) -> Result<Option<u32>, DeviceError> {
+        Ok(self.running_pid(package))
+    }
 }
 
 impl<C: Clock + Clone + Send> Sim<C> {

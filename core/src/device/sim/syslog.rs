@@ -112,6 +112,33 @@ impl<C: Clock + Clone + Send> Sim<C> {
         (self.log.read(buffers, after, now, pid), self.log.end(now))
     }
 
+    /// What `logcat` prints of `request`, as a phone's logcat does (threadtime).
+    pub fn logcat_text(&self, request: &crate::logcat::LogRequest) -> String {
+        let buffers = [Buffer::Main, Buffer::System, Buffer::Crash];
+        let after = request
+            .since
+            .and_then(|stamp| super::log::parse_wall_time(&stamp.to_string()))
+            .map_or(Mark::START, Mark::since);
+        let (records, _) = self.read_log(&buffers, after, request.pid);
+        let printed: Vec<String> = records
+            .iter()
+            .filter(|r| request.passes(&r.entry.tag, r.entry.priority))
+            .map(|r| super::log::Format::ThreadTime.print(&r.entry))
+            .collect();
+        let from = request
+            .tail
+            .map_or(0, |tail| printed.len().saturating_sub(tail));
+        printed[from..].concat()
+    }
+
+    /// The pid of `package`'s process while it runs.
+    pub fn running_pid(&self, package: &str) -> Option<u32> {
+        self.procs
+            .running
+            .contains(package)
+            .then(|| apps::pid_of(package))
+    }
+
     /// Where the log ends now: reading after it gives only what is written from now on.
     pub fn log_end(&self) -> Mark {
         self.log.end(self.clock.now())

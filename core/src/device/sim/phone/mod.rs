@@ -401,6 +401,15 @@ impl<C: Clock + Clone + Send> Device for SimPhone<C> {
     fn launch(&mut self, package: &str) -> Result<(), DeviceError> {
         self.java(|sim| sim.launch(package))
     }
+
+    /// `logcat -d`, a native command with adb's round trip.
+    fn logcat(&mut self, request: &crate::logcat::LogRequest) -> Result<String, DeviceError> {
+        Ok(self.native(|sim| sim.logcat_text(request)))
+    }
+
+    fn pid_of(&mut self, package: &str) -> Result<Option<u32>, DeviceError> {
+        Ok(self.native(|sim| sim.running_pid(package)))
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,214 @@
+//! The phone's log for an agent and for each step: what `logcat` holds since the last read
+//! (or a time), of the app in front or one package, bounded, crashes summarised on top.
+//!
+//! An app's own lines are asked for by its pid (`--pid`), and its crashes across pids
+//! (an app that crashed is no longer running; an ANR is system_server's line) by a second
+//! read of the crash tags alone; both are `logcat -d` dumps, so a log that floods still
+//! ends. Reads keep a cursor, the stamp of the newest line read and the lines at it, so the
+//! next read since the last one gives each line once.
+
+use std::collections::HashSet;
+
+use crate::device::{Device, DeviceError};
+use crate::logcat::{self, Bounds, LogLine, LogRequest, Priority, Report, Stamp};
+
+/// Whose lines.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum LogScope {
+    /// The app in front when the call came (the latest observation's).
+    #[default]
+    Front,
+    /// One package's.
+    Package(String),
+    /// Every process's.
+    All,
+}
+
+/// From when.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Since {
+    /// The newest line the previous read of this kind saw (the whole buffers the first
+    /// time).
+    #[default]
+    LastRead,
+    /// Everything the buffers hold.
+    Start,
+    /// Lines stamped at or after this.
+    At(Stamp),
+}
+
+/// What an agent asks of the log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogQuery {
+    pub scope: LogScope,
+    pub since: Since,
+    /// Lines under this priority are left out (`*:W` is `Warn`).
+    pub least: Priority,
+    /// Only this tag's lines (crashes are still summarised).
+    pub tag: Option<String>,
+    pub bounds: Bounds,
+}
+
+impl Default for LogQuery {
+    fn default() -> Self {
+        Self {
+            scope: LogScope::Front,
+            since: Since::LastRead,
+            least: Priority::Verbose,
+            tag: None,
+            bounds: Bounds::default(),
+        }
+    }
+}
+
+/// The newest stamp a read saw, and the lines at it (read again by `-T`, given once).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Cursor {
+    at: Option<Stamp>,
+    seen: HashSet<LogLine>,
+}
+
+impl Cursor {
+    pub fn at(&self) -> Option<Stamp> {
+        self.at
+    }
+
+    /// `lines` (less those this cursor saw, when they were read from it); then the cursor
+    /// moves past all of `read`.
+    fn advance(&mut self, lines: Vec<LogLine>, read: &[LogLine], from_here: bool) -> Vec<LogLine> {
+        let fresh: Vec<LogLine> = lines
+            .into_iter()
+            .filter(|l| !from_here || Some(l.stamp) != self.at || !self.seen.contains(l))
+            .collect();
+        if let Some(newest) = read.iter().map(|l| l.stamp).max()
+            && Some(newest) >= self.at
+        {
+            if Some(newest) != self.at {
+                self.seen.clear();
+            }
+            self.at = Some(newest);
+            self.seen
+                .extend(read.iter().filter(|l| l.stamp == newest).cloned());
+        }
+        fresh
+    }
+}
+
+/// The tags of crash reports: Java crashes, ANRs, native crashes.
+const CRASH_FILTERS: [&str; 5] = [
+    "AndroidRuntime:E",
+    "ActivityManager:E",
+    "DEBUG:F",
+    "libc:F",
+    "*:S",
+];
+
+/// What the log says for `query`, `front` being the app in front; `cursor` is this kind
+/// of read's own (the agent's reads, a step's).
+pub fn read<D: Device + ?Sized>(
+    device: &mut D,
+    query: &LogQuery,
+    front: &str,
+    cursor: &mut Cursor,
+) -> Result<(Report, Option<String>), DeviceError> {
+    let since = match query.since {
+        Since::LastRead => cursor.at,
+        Since::Start => None,
+        Since::At(at) => Some(at),
+    };
+    let package = match &query.scope {
+        LogScope::Front => Some(front.to_owned()).filter(|p| !p.is_empty()),
+        LogScope::Package(p) => Some(p.clone()),
+        LogScope::All => None,
+    };
+    let mut notes = Vec::new();
+    let pid = match &package {
+        Some(p) => device.pid_of(p)?,
+        None => None,
+    };
+    let mut filters: Vec<String> = Vec::new();
+    if let Some(tag) = &query.tag {
+        filters.push(format!("{tag}:{}", query.least.letter()));
+        filters.push("*:S".into());
+    } else {
+        filters.push(format!("*:{}", query.least.letter()));
+    }
+    let own = match (&package, pid) {
+        (Some(p), None) => {
+            notes.push(format!("{p} is not running: only its crashes are shown"));
+            Vec::new()
+        }
+        _ => {
+            let request = LogRequest {
+                since,
+                pid,
+                tail: None,
+                filters,
+            };
+            lines_of(device, &request, &mut notes)?
+        }
+    };
+    let crash_request = LogRequest {
+        since,
+        pid: None,
+        tail: None,
+        filters: CRASH_FILTERS.map(String::from).to_vec(),
+    };
+    let crash_lines = lines_of(device, &crash_request, &mut notes)?;
+    let theirs = |process: &str| package.as_deref().is_none_or(|p| p == process);
+    let found = logcat::crashes(&crash_lines);
+    let mut lines = own.clone();
+    for crash in found.iter().filter(|c| theirs(&c.process)) {
+        // The crash report's own lines: those its first line's thread wrote then.
+        lines.extend(
+            crash_lines
+                .iter()
+                .filter(|l| l.stamp == crash.stamp && !own.contains(l))
+                .cloned(),
+        );
+    }
+    lines.sort_by_key(|l| l.stamp);
+    lines.dedup();
+    let read: Vec<LogLine> = own.iter().chain(&crash_lines).cloned().collect();
+    let fresh = cursor.advance(lines, &read, query.since == Since::LastRead);
+    let mut report = Report::bounded(fresh, query.bounds);
+    report.crashes.retain(|c| theirs(&c.process));
+    report.notes.extend(notes);
+    Ok((report, package))
+}
+
+/// Where the log ends now, for reads that want only what comes after (a step's).
+pub fn mark_end<D: Device + ?Sized>(
+    device: &mut D,
+    cursor: &mut Cursor,
+) -> Result<(), DeviceError> {
+    let request = LogRequest {
+        tail: Some(1),
+        ..LogRequest::default()
+    };
+    let text = device.logcat(&request)?;
+    let last = logcat::parse(&text).lines;
+    cursor.advance(Vec::new(), &last, false);
+    Ok(())
+}
+
+/// The lines of `request`; output that is not log lines is counted in `notes`.
+fn lines_of<D: Device + ?Sized>(
+    device: &mut D,
+    request: &LogRequest,
+    notes: &mut Vec<String>,
+) -> Result<Vec<LogLine>, DeviceError> {
+    let text = device.logcat(request)?;
+    let parsed = logcat::parse(&text);
+    if parsed.unreadable > 0 {
+        notes.push(format!(
+            "{} lines of `{}` were not log lines and are left out",
+            parsed.unreadable,
+            request.command()
+        ));
+    }
+    Ok(parsed.lines)
+}
+
+#[cfg(all(test, feature = "sim"))]
+mod tests;
