@@ -44,6 +44,21 @@ pub struct DeviceArgs {
     /// else Tesseract), `ppocr` or `tesseract`.
     #[arg(long = "ocr-engine", value_name = "ENGINE", default_value = "auto", value_parser = OcrEngine::parse)]
     pub ocr_engine: OcrEngine,
+    /// Read what the phone logs during each action (kept in recordings, compared by
+    /// replays, shown by `observe`): `auto` on the sim only, `on` (one `logcat -d` more an
+    /// action on a phone), `off`.
+    #[arg(long = "step-logs", value_name = "WHEN", default_value = "auto")]
+    pub step_logs: StepLogs,
+}
+
+/// When a session reads the log around each action.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum StepLogs {
+    /// On the sim, where it costs nothing; off on a phone.
+    #[default]
+    Auto,
+    On,
+    Off,
 }
 
 /// A device by name: a build of the sim under a profile, or a phone the ADB server knows.
@@ -135,6 +150,11 @@ impl DeviceArgs {
         let mut config = SessionConfig::default();
         config.rules.ocr_languages = self.ocr_languages.clone();
         config.rules.ocr_engine = self.ocr_engine;
+        config.step_logs = match self.step_logs {
+            StepLogs::On => true,
+            StepLogs::Off => false,
+            StepLogs::Auto => matches!(self.device, DeviceChoice::Sim { .. }),
+        };
         config
     }
 

@@ -52,6 +52,7 @@ fn tap(handle: &str) -> Step {
         before: None,
         after: None,
         adb: None,
+        log: None,
     }
 }
 
@@ -673,6 +674,7 @@ fn gen_step() -> impl Strategy<Value = GenStep> {
                 before: None,
                 after: None,
                 adb,
+                log: None,
             },
             before,
             after,
@@ -883,4 +885,50 @@ fn sha16(bytes: &[u8]) -> String {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
+}
+
+#[test]
+fn a_steps_log_is_stored_beside_the_screens_and_reads_back_with_its_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("rec");
+    let mut writer = RecordingWriter::create(&folder, &header()).unwrap();
+    let text = "\
+12-01 00:00:05.000  3101  3101 E AndroidRuntime: FATAL EXCEPTION: main
+12-01 00:00:05.000  3101  3101 E AndroidRuntime: Process: tv.tapscope.demo, PID: 3101
+12-01 00:00:05.000  3101  3101 E AndroidRuntime: java.lang.NullPointerException: no account
+12-01 00:00:05.000  3101  3101 E AndroidRuntime: \tat tv.tapscope.demo.AccountActivity.onCreate(AccountActivity.java:42)
+12-01 00:00:05.100   587   641 I ActivityManager: Process tv.tapscope.demo (pid 3101) has died: fg  TOP
+";
+    let lines = tapscope_core::logcat::parse(text).lines;
+    let report = tapscope_core::logcat::Report::bounded(
+        lines.clone(),
+        tapscope_core::logcat::Bounds {
+            lines: 4,
+            bytes: 1 << 20,
+        },
+    );
+    let log = writer.store_log(&report).unwrap();
+    let file = log.file.clone().expect("lines were kept");
+    assert!(
+        file.starts_with("screens/") && file.ends_with(".log"),
+        "{file}"
+    );
+    assert_eq!((log.lines, log.left_out, log.errors), (4, 1, 3));
+    assert_eq!(log.crashes.len(), 1);
+    assert_eq!(log.crashes[0].kind, "crash");
+    assert_eq!(log.crashes[0].process, "tv.tapscope.demo");
+    let step = Step {
+        log: Some(log.clone()),
+        ..tap("a1_1")
+    };
+    writer.append(&step).unwrap();
+    // A step with nothing logged keeps no file.
+    let quiet = writer
+        .store_log(&tapscope_core::logcat::Report::default())
+        .unwrap();
+    assert_eq!((quiet.file, quiet.lines), (None, 0));
+    let recording = recording::read(&folder).unwrap();
+    let read = recording.steps[0].log.as_ref().unwrap();
+    assert_eq!(read, &log);
+    assert_eq!(recording.load_log(read).unwrap(), lines[1..]);
 }

@@ -43,6 +43,11 @@ pub struct ReplayArgs {
     /// Compare every text exactly: no default patterns (only --ignore ones).
     #[arg(long)]
     exact: bool,
+    /// A crash, ANR or native crash the log says during a step (which diverges it when the
+    /// recording's log did not say it) is let pass when its sentence matches this regular
+    /// expression; repeatable.
+    #[arg(long = "ignore-log", value_name = "REGEX")]
+    ignore_log: Vec<String>,
     /// Replay only every N-th recording, starting with the K-th (1-based): `--shard 2/4`.
     #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
@@ -92,7 +97,7 @@ impl Shard {
 }
 
 pub fn run(args: &ReplayArgs) -> anyhow::Result<Outcome> {
-    let ignore = Ignore::new(!args.exact, &args.ignore)?;
+    let ignore = Ignore::new(!args.exact, &args.ignore)?.with_log(&args.ignore_log)?;
     if !(args.slower.is_finite() && args.slower >= 1.0) {
         bail!(
             "--slower {}: give a factor of 1 or more, like 2",

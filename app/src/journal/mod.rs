@@ -94,6 +94,8 @@ pub struct Pending {
     settle: Option<serde_json::Value>,
     bottomed_out: bool,
     adb: Option<AdbCommand>,
+    /// What the log gained during the call, when the session reads it.
+    log: Option<tapscope_core::logcat::Report>,
 }
 
 impl Pending {
@@ -132,7 +134,14 @@ impl Pending {
             settle: settle.and_then(|s| serde_json::to_value(s).ok()),
             bottomed_out: acted.is_some_and(|o| o.bottomed_out),
             adb: None,
+            log: acted.and_then(|o| o.log.clone()),
         }
+    }
+
+    /// The same step, with what the log gained during it.
+    pub fn with_log(mut self, log: Option<tapscope_core::logcat::Report>) -> Self {
+        self.log = log;
+        self
     }
 
     /// The same step, of a command `tapscope proxy` saw pass, through the display pixels
@@ -458,6 +467,10 @@ impl Writer {
             None => None,
         };
         self.last_after = step.after.clone().zip(after.clone());
+        let log = match &step.log {
+            Some(report) => Some(self.screens.writer().store_log(report)?),
+            None => None,
+        };
         let call = step.call;
         Ok(Step {
             step: 0,
@@ -479,6 +492,7 @@ impl Writer {
             before,
             after,
             adb: step.adb,
+            log,
         })
     }
 

@@ -6,6 +6,7 @@ mod act;
 mod args;
 pub mod gate;
 pub mod http;
+mod log_args;
 mod misfit;
 pub mod person;
 pub mod pixel_command;

@@ -9,7 +9,8 @@ use super::act::{ActCall, Pixels, SwipeCall};
 use super::args::{
     KeyArgs, LaunchArgs, PackagesArgs, ScrollArgs, ShellArgs, SwipeArgs, TargetArgs, TextArgs,
 };
-use super::reply::Reply;
+use super::log_args::LogcatArgs;
+use super::reply::{Failure, Reply};
 use super::{PHONE_USE_SKILL, PhoneServer, Request, ServedClock, ServedDevice};
 
 #[tool_router(vis = "pub(super)")]
@@ -164,6 +165,32 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
         Parameters(args): Parameters<ShellArgs>,
     ) -> Result<CallToolResult, ErrorData> {
         self.act(ActCall::ScreenOperationShell(args)).await
+    }
+
+    #[tool(
+        description = "Read the phone's log (logcat): the app in front's lines since this \
+        tool's previous call, crashes (an uncaught exception, an ANR, a native crash) \
+        summarised on top whoever logged them, then the newest lines, bounded. Use it when \
+        an action did not do what you expected (the app may have crashed or logged an \
+        error) and to check a fix. `package` (`front`, a package, `all`), `priority` (V, D, \
+        I, W, E, F), `tag`, `since` (`last`, `start` or MM-DD hh:mm:ss.mmm) and \
+        `max_lines` narrow it."
+    )]
+    async fn logcat(
+        &self,
+        Parameters(args): Parameters<LogcatArgs>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let request = Request::new("logcat", &args);
+        self.run(request, move |s| {
+            let query = args.query().map_err(Failure::Refused)?;
+            let read = s.logcat(&query)?;
+            let whose = read.package.unwrap_or_else(|| "every process".into());
+            Ok(Reply::Text(format!(
+                "log of {whose}\n{}",
+                read.report.render()
+            )))
+        })
+        .await
     }
 
     #[tool(

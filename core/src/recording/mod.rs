@@ -1,6 +1,6 @@
 //! The recording format: a folder with `session.jsonl` (a header line, then one JSON line
-//! per tool call) and `screens/` (each raw dump, pruned text and screenshot once, named
-//! by content hash). `docs/recording-format.md` describes it for users.
+//! per tool call) and `screens/` (each raw dump, pruned text and screenshot once, and each
+//! step's log, named by content hash). `docs/recording-format.md` describes it for users.
 //!
 //! Only regular files inside the folder are read, never through a link, from a FIFO or a
 //! device, and none larger than the format allows ([`MAX_LOG_BYTES`], [`MAX_SCREEN_BYTES`]).
@@ -63,8 +63,8 @@ pub use file::{MAX_LOG_BYTES, MAX_SCREEN_BYTES};
 pub use reader::{Problem, ProblemKind, Recording, read};
 pub use store::{ScreenKey, ScreenStore, SeenScreen};
 pub use types::{
-    Actor, AdbCommand, Check, CommandKind, Durability, Header, Landed, ProxyHeader, ScreenRef,
-    Step, StepOutcome,
+    Actor, AdbCommand, Check, CommandKind, Durability, Header, Landed, LoggedCrash, ProxyHeader,
+    ScreenRef, Step, StepLog, StepOutcome,
 };
 pub use writer::{RecordingWriter, ScreenFiles};
 

@@ -172,6 +172,18 @@ impl Recording {
         })
     }
 
+    /// The lines of a step's log; none when it kept none. Lines of the file that are not
+    /// log lines are left out.
+    pub fn load_log(
+        &self,
+        log: &super::StepLog,
+    ) -> Result<Vec<crate::logcat::LogLine>, RecordingError> {
+        match &log.file {
+            Some(path) => Ok(crate::logcat::parse(&self.load_text(path)?).lines),
+            None => Ok(Vec::new()),
+        }
+    }
+
     /// The text `screen` read in its screenshot's pixels; none when it read none.
     pub fn load_pixel_text(
         &self,
@@ -253,7 +265,7 @@ pub(crate) fn screen_hash(path: &str) -> Option<&str> {
     let hex = !hash.is_empty()
         && hash.len() <= 64
         && hash.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
-    (hex && matches!(ext, "xml" | "yaml" | "png" | "json")).then_some(hash)
+    (hex && matches!(ext, "xml" | "yaml" | "png" | "json" | "log")).then_some(hash)
 }
 
 #[cfg(test)]

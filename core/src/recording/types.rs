@@ -263,6 +263,62 @@ pub struct Step {
     /// A command a client sent the phone through `tapscope proxy`, as it passed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub adb: Option<AdbCommand>,
+    /// What the phone's log gained between the call and its settle, when the recording
+    /// kept logs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log: Option<StepLog>,
+}
+
+/// A step's log: its lines in a file beside the screens, and what they say in brief.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct StepLog {
+    /// `screens/<hash>.log`: the lines as `logcat -v threadtime` prints them, bounded; absent
+    /// when no line was written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// Lines kept in the file.
+    pub lines: u32,
+    /// Lines written but left out by the bounds (the oldest).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub left_out: u32,
+    /// Kept lines of priority `E` or `F`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub errors: u32,
+    /// Every crash, ANR and native crash among the lines written, kept or not.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub crashes: Vec<LoggedCrash>,
+    /// What else was said of the read: a log that could not be read, output that was not
+    /// log lines.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// A crash as a step's log keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoggedCrash {
+    /// `crash` (an uncaught exception), `ANR` or `native crash`.
+    pub kind: String,
+    /// The process, usually the package.
+    pub process: String,
+    /// The exception and its first frame, the ANR's reason or the signal.
+    pub what: String,
+    /// The crash in one sentence, with its time and pid.
+    pub said: String,
+}
+
+impl From<&crate::logcat::Crash> for LoggedCrash {
+    fn from(crash: &crate::logcat::Crash) -> Self {
+        LoggedCrash {
+            kind: crash.kind.name().to_owned(),
+            process: crash.process.clone(),
+            what: crash.what.clone(),
+            said: crash.to_string(),
+        }
+    }
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// One device service a client opened through `tapscope proxy`: what it was and what

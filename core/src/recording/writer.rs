@@ -208,17 +208,7 @@ impl RecordingWriter {
             }
             None => None,
         };
-        if self.durability == Durability::Step && !written.is_empty() {
-            // The folder with the files: a rename is only on disk once its folder is. No
-            // step line names these files before all of them are synced.
-            let screens = self.dir.join(SCREENS_DIR);
-            let folder = File::open(&screens).map_err(|source| RecordingError::Write {
-                path: screens.clone(),
-                source,
-            })?;
-            written.push((folder, screens));
-            sync_all_at_once(written)?;
-        }
+        self.sync_new(written)?;
         Ok(ScreenRef {
             version: screen.version.to_owned(),
             dump,
@@ -228,6 +218,59 @@ impl RecordingWriter {
             raw_tokens: screen.raw_tokens,
             pruned_tokens: screen.pruned_tokens,
         })
+    }
+
+    /// Stores a step's log: `report`'s lines as `logcat -v threadtime` prints them in
+    /// `screens/<hash>.log` (none when it has no line), synced as a screen is; the summary
+    /// the step line keeps.
+    pub fn store_log(
+        &mut self,
+        report: &crate::logcat::Report,
+    ) -> Result<super::StepLog, RecordingError> {
+        let mut text = String::new();
+        for line in &report.lines {
+            text.push_str(&line.to_string());
+            text.push('\n');
+        }
+        let file = if text.is_empty() {
+            None
+        } else {
+            let mut written = Vec::new();
+            let hash = content_hash(text.as_bytes());
+            let path = self.store_file(text.as_bytes(), &hash, "log", &mut written)?;
+            self.sync_new(written)?;
+            Some(path)
+        };
+        let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        Ok(super::StepLog {
+            file,
+            lines: count(report.lines.len()),
+            left_out: count(report.left_out),
+            errors: count(report.errors()),
+            crashes: report
+                .crashes
+                .iter()
+                .map(super::LoggedCrash::from)
+                .collect(),
+            notes: report.notes.clone(),
+        })
+    }
+
+    /// Under [`Durability::Step`], the files just `written` and the folder's new names
+    /// synced together (one wait for the disk rather than one a file).
+    fn sync_new(&self, mut written: Vec<(File, PathBuf)>) -> Result<(), RecordingError> {
+        if self.durability != Durability::Step || written.is_empty() {
+            return Ok(());
+        }
+        // The folder with the files: a rename is only on disk once its folder is. No step
+        // line names these files before all of them are synced.
+        let screens = self.dir.join(SCREENS_DIR);
+        let folder = File::open(&screens).map_err(|source| RecordingError::Write {
+            path: screens.clone(),
+            source,
+        })?;
+        written.push((folder, screens));
+        sync_all_at_once(written)
     }
 
     /// Appends `step` as one JSON line, numbered 1, 2, 3… whatever its `step` field says,

@@ -1,6 +1,7 @@
 //! What a replay does not compare: text that changes between two runs of the same build —
 //! clock times, battery and other percentages, counters — masked on both screens before
-//! they are matched, plus the patterns a user adds.
+//! they are matched, plus the patterns a user adds; and the crashes in the log a user
+//! expects (`--ignore-log`), matched against each crash's sentence.
 
 use regex::Regex;
 
@@ -22,26 +23,35 @@ pub const DEFAULT_PATTERNS: &[(&str, &str)] = &[
 /// What stands for masked text.
 const MASK: &str = "#";
 
-/// The patterns a replay masks.
+/// The patterns a replay masks, and the log's crashes it lets pass.
 #[derive(Clone, Debug)]
 pub struct Ignore {
     patterns: Vec<Regex>,
+    log: Vec<Regex>,
 }
 
 /// A pattern that is not a regular expression.
 #[derive(Debug, thiserror::Error)]
-#[error("--ignore {pattern:?} is not a valid regular expression: {reason}")]
+#[error("{option} {pattern:?} is not a valid regular expression: {reason}")]
 pub struct BadPattern {
+    /// The option that gave it: `--ignore` or `--ignore-log`.
+    pub option: &'static str,
     pub pattern: String,
     pub reason: String,
+}
+
+fn compiled(option: &'static str, pattern: &str) -> Result<Regex, BadPattern> {
+    Regex::new(pattern).map_err(|error| BadPattern {
+        option,
+        pattern: pattern.to_owned(),
+        reason: error.to_string(),
+    })
 }
 
 impl Default for Ignore {
     /// The default patterns.
     fn default() -> Self {
-        Self::new(true, &[]).unwrap_or(Self {
-            patterns: Vec::new(),
-        })
+        Self::new(true, &[]).unwrap_or_else(|_| Self::nothing())
     }
 }
 
@@ -57,21 +67,34 @@ impl Ignore {
             .iter()
             .map(String::as_str)
             .chain(builtin)
-            .map(|pattern| {
-                Regex::new(pattern).map_err(|error| BadPattern {
-                    pattern: pattern.to_owned(),
-                    reason: error.to_string(),
-                })
-            })
+            .map(|pattern| compiled("--ignore", pattern))
             .collect::<Result<_, _>>()?;
-        Ok(Self { patterns })
+        Ok(Self {
+            patterns,
+            log: Vec::new(),
+        })
+    }
+
+    /// The same, letting pass the crashes whose sentence (`12-01 00:00:05.000 crash in
+    /// com.example (pid 3101): java.lang.…`) matches one of `patterns`.
+    pub fn with_log(mut self, patterns: &[String]) -> Result<Self, BadPattern> {
+        for pattern in patterns {
+            self.log.push(compiled("--ignore-log", pattern)?);
+        }
+        Ok(self)
     }
 
     /// Nothing is ignored.
     pub fn nothing() -> Self {
         Self {
             patterns: Vec::new(),
+            log: Vec::new(),
         }
+    }
+
+    /// Whether a crash said as `said` is one the user expects.
+    pub fn lets_crash_pass(&self, said: &str) -> bool {
+        self.log.iter().any(|p| p.is_match(said))
     }
 
     /// `text` with every match masked.
@@ -129,6 +152,13 @@ mod tests {
     fn a_pattern_that_is_not_an_expression_is_named_with_the_reason() {
         let error = Ignore::new(true, &["(unclosed".into()]).unwrap_err();
         assert_eq!(error.pattern, "(unclosed");
+        let log = Ignore::default().with_log(&["[".into()]).unwrap_err();
+        assert!(log.to_string().starts_with("--ignore-log \"[\""), "{log}");
+        let passing = Ignore::default()
+            .with_log(&["NullPointerException".into()])
+            .unwrap();
+        assert!(passing.lets_crash_pass("crash in a (pid 1): java.lang.NullPointerException"));
+        assert!(!passing.lets_crash_pass("ANR in a: Input dispatching timed out"));
         let said = error.to_string();
         assert!(
             said.contains("(unclosed") && said.contains("not a valid"),

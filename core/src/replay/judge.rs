@@ -30,7 +30,7 @@ pub fn judge(
     ignore: &Ignore,
     slower_factor: f64,
 ) -> StepResult {
-    let verdict = compare(
+    let compared = compare(
         (then.step.outcome, now.step.outcome),
         &now.step.message,
         then.after,
@@ -38,6 +38,14 @@ pub fn judge(
         ignore,
         pictures(then.step, now.step),
     );
+    // A crash the recording did not log is the first thing wrong with the step.
+    let verdict = match (compared, new_crashes(then.step, now.step, ignore)) {
+        (diverged @ Verdict::Diverged(_), _) => diverged,
+        (_, crashes) if !crashes.is_empty() => {
+            Verdict::Diverged(super::Divergence::Crashed { crashes })
+        }
+        (compared, _) => compared,
+    };
     let settle_ms = ThenNow {
         then: settle_ms(then.step),
         now: settle_ms(now.step),
@@ -69,6 +77,26 @@ pub fn judge(
         slower: StepResult::is_slower(settle_ms, slower_factor),
         at_point,
     }
+}
+
+/// The crashes `now`'s log says that `then`'s does not (the same kind in the same process
+/// for the same reason), less those `ignore` lets pass; a recording without logs says none.
+fn new_crashes(then: &Step, now: &Step, ignore: &Ignore) -> Vec<String> {
+    let before = then.log.as_ref().map_or(&[][..], |l| l.crashes.as_slice());
+    let Some(after) = now.log.as_ref() else {
+        return Vec::new();
+    };
+    after
+        .crashes
+        .iter()
+        .filter(|c| {
+            !before
+                .iter()
+                .any(|b| b.kind == c.kind && b.process == c.process && b.what == c.what)
+        })
+        .filter(|c| !ignore.lets_crash_pass(&c.said))
+        .map(|c| c.said.clone())
+        .collect()
 }
 
 /// [`Pixels::Same`] when both steps left a screen with the same screenshot: the same file
@@ -135,6 +163,62 @@ mod tests {
             }),
             ..Step::default()
         }
+    }
+
+    fn crashed(what: &str) -> Step {
+        Step {
+            log: Some(crate::recording::StepLog {
+                crashes: vec![crate::recording::LoggedCrash {
+                    kind: "crash".into(),
+                    process: "tv.tapscope.demo".into(),
+                    what: what.into(),
+                    said: format!(
+                        "12-01 00:00:05.000 crash in tv.tapscope.demo (pid 3101): {what}"
+                    ),
+                }],
+                ..crate::recording::StepLog::default()
+            }),
+            ..Step::default()
+        }
+    }
+
+    fn verdict(then: &Step, now: &Step, ignore: &Ignore) -> Verdict {
+        let side = |step| Side {
+            step,
+            after: None,
+            at_point: None,
+        };
+        judge(side(then), side(now), None, ignore, 2.0).verdict
+    }
+
+    #[test]
+    fn a_crash_the_recording_did_not_log_diverges_naming_it() {
+        let npe = "java.lang.NullPointerException: no account at A.onCreate(A.java:42)";
+        let quiet = Step {
+            log: Some(crate::recording::StepLog::default()),
+            ..Step::default()
+        };
+        match verdict(&quiet, &crashed(npe), &Ignore::default()) {
+            Verdict::Diverged(why) => {
+                let said = why.sentence();
+                assert!(
+                    said.contains("crash in tv.tapscope.demo") && said.contains(npe),
+                    "{said}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        // A recording without logs said nothing either.
+        assert!(matches!(
+            verdict(&Step::default(), &crashed(npe), &Ignore::default()),
+            Verdict::Diverged(_)
+        ));
+        // The same crash then and now, or one the user lets pass, is no divergence.
+        assert!(verdict(&crashed(npe), &crashed(npe), &Ignore::default()).is_same());
+        let expected = Ignore::default()
+            .with_log(&["NullPointerException".into()])
+            .unwrap();
+        assert!(verdict(&quiet, &crashed(npe), &expected).is_same());
     }
 
     #[test]

@@ -117,6 +117,12 @@ pub enum Divergence {
     Device { error: String },
     /// The recorded call cannot be made again (a person's call no action stands for).
     NotReplayable { why: String },
+    /// The log says an app crashed, stopped responding or died of a signal during the
+    /// step, where the recording's log of it says nothing of the kind.
+    Crashed {
+        /// Each crash in one sentence: when, which process, the exception and where.
+        crashes: Vec<String>,
+    },
 }
 
 impl Divergence {
@@ -145,6 +151,10 @@ impl Divergence {
             ),
             Divergence::Device { error } => format!("the device failed: {error}"),
             Divergence::NotReplayable { why } => format!("it cannot be made again: {why}"),
+            Divergence::Crashed { crashes } => format!(
+                "the step landed, then the log said what it did not when recorded: {}",
+                crashes.join("; ")
+            ),
         }
     }
 }

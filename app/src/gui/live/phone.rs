@@ -142,6 +142,7 @@ pub fn open(device: &str) -> Result<Arc<dyn LivePhone>, LiveError> {
         look: tapscope_core::stability::look::LookChoice::Auto,
         ocr_languages: tapscope_core::prune::OcrLanguages::Auto,
         ocr_engine: tapscope_core::prune::OcrEngine::Auto,
+        step_logs: crate::phone::StepLogs::Auto,
     };
     Ok(args.open(Opened)?)
 }

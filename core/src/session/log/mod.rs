@@ -210,5 +210,6 @@ fn lines_of<D: Device + ?Sized>(
     Ok(parsed.lines)
 }
 
-#[cfg(all(test, feature = "sim"))]
+#[cfg(test)]
+#[cfg(feature = "sim")]
 mod tests;
