@@ -88,6 +88,10 @@ where
             outcome.acted_on,
             serde_json::to_string(&outcome.settle)?
         )?;
+        // What the log said of the step (`--step-logs`): its crashes, in a line each.
+        for crash in outcome.log.iter().flat_map(|log| &log.crashes) {
+            writeln!(stdout, "# then the log said: {crash}")?;
+        }
         observation = outcome.observation;
     }
     write!(stdout, "{}", observation.text)?;

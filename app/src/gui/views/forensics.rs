@@ -57,6 +57,37 @@ pub fn forensics_ui(ui: &mut egui::Ui, info: StepRef<'_>) {
     if review.unsettled {
         ui.colored_label(colors::AMBER, "observation taken before the screen settled");
     }
+    for sentence in crashed(info.step) {
+        let sentence = RichText::new(sentence)
+            .size(15.0)
+            .strong()
+            .color(colors::LOST);
+        ui.add(egui::Label::new(sentence).wrap());
+    }
+}
+
+/// What the step's log says happened after it landed: `the tap landed; tv.tapscope.demo
+/// then crashed: java.lang.NullPointerException: … at …`.
+pub fn crashed(step: &tapscope_core::recording::Step) -> Vec<String> {
+    let Some(log) = &step.log else {
+        return Vec::new();
+    };
+    log.crashes
+        .iter()
+        .map(|crash| {
+            let process = if crash.process.is_empty() {
+                "a process"
+            } else {
+                crash.process.as_str()
+            };
+            let then = match crash.kind.as_str() {
+                "ANR" => "then stopped responding (ANR)",
+                "native crash" => "then died in native code",
+                _ => "then crashed",
+            };
+            format!("the {} landed; {process} {then}: {}", step.tool, crash.what)
+        })
+        .collect()
 }
 
 /// The two screens' headings: a tool call's old screen and the screen of the moment, or

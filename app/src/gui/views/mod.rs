@@ -5,6 +5,7 @@ pub mod banner;
 pub mod compare;
 pub mod details;
 pub mod forensics;
+pub mod log;
 pub mod look;
 pub mod open_list;
 pub mod picture;

@@ -1,7 +1,7 @@
 //! The step pane of a recording: what the call asked, how it ended, how the screen settled
-//! and was read, the versions it met and its result text, its forensics review, and for a
-//! command sent through `tapscope proxy` its adb facts; previous / next and a list of every
-//! step.
+//! and was read, the versions it met and its result text, what the phone logged during it,
+//! its forensics review, and for a command sent through `tapscope proxy` its adb facts;
+//! previous / next and a list of every step.
 
 use egui::{Color32, RichText};
 use serde_json::Value;
@@ -9,14 +9,16 @@ use tapscope_core::recording::{Actor, Landed, ScreenRef, Step, StepOutcome};
 
 use super::adb::adb_ui;
 use super::forensics::forensics_ui;
+use super::log::{LogState, log_ui};
 use super::look::{look_of, look_ui};
 use super::{colors, line_rows_ui};
 use crate::gui::recording::{Side, StepRef};
 
-/// Which step the list last scrolled into view.
-#[derive(Clone, Debug, Default)]
+/// Which step the list last scrolled into view, and the log's search.
+#[derive(Debug, Default)]
 pub struct StepState {
     revealed: Option<usize>,
+    log: LogState,
 }
 
 /// Draws the step; returns the index of the step to go to, when one was asked for.
@@ -34,7 +36,11 @@ pub fn step_ui(ui: &mut egui::Ui, info: StepRef<'_>, state: &mut StepState) -> O
     egui::Panel::right("step message")
         .resizable(true)
         .default_size(560.0)
-        .show(ui, |ui| message_ui(ui, info.step));
+        .show(ui, |ui| {
+            message_ui(ui, info.step);
+            ui.separator();
+            log_ui(ui, &info.recording.recording, info.step, &mut state.log);
+        });
     egui::CentralPanel::default().show(ui, |ui| facts_ui(ui, info));
     go
 }
@@ -138,7 +144,8 @@ fn message_ui(ui: &mut egui::Ui, step: &Step) {
     ui.strong("Result text");
     egui::ScrollArea::vertical()
         .id_salt("step message")
-        .auto_shrink([false, false])
+        .max_height(160.0)
+        .auto_shrink([false, true])
         .show(ui, |ui| {
             if step.message.is_empty() {
                 ui.weak("(none besides the tree)");

@@ -1,6 +1,6 @@
 //! One step as the timeline draws it: the outcome's colour, number and tool, tokens, a
-//! stale corner, a person's left edge and the settle bar; its accessible name and hover
-//! text. A recording's strip is a row of these; a comparison's, two.
+//! stale corner, a crash's bottom-left corner (errors in the log, a smaller one), a
+//! person's left edge and the settle bar; its accessible name and hover text. A recording's strip is a row of these; a comparison's, two.
 
 use egui::{Color32, FontId, Rect, Stroke, StrokeKind, pos2, vec2};
 use tapscope_core::recording::{Actor, Step, StepOutcome};
@@ -37,8 +37,19 @@ impl Cell<'_> {
             == Some(false)
     }
 
+    /// The crashes the step's log says, and its error lines.
+    fn logged(&self) -> (usize, u32) {
+        self.step
+            .log
+            .as_ref()
+            .map_or((0, 0), |l| (l.crashes.len(), l.errors))
+    }
+
     pub fn problem(&self) -> bool {
-        self.step.outcome != StepOutcome::Ok || self.stale() || self.unsettled()
+        self.step.outcome != StepOutcome::Ok
+            || self.stale()
+            || self.unsettled()
+            || self.logged().0 > 0
     }
 
     /// Error and refusal colours first, then not settled, then ok.
@@ -58,6 +69,11 @@ impl Cell<'_> {
         }
         if self.unsettled() {
             name.push_str(", not settled");
+        }
+        match self.logged() {
+            (0, 0) => {}
+            (0, errors) => name.push_str(&format!(", {errors} errors logged")),
+            (crashes, _) => name.push_str(&format!(", {crashes} crash logged")),
         }
         if self.step.actor == Actor::Person {
             name.push_str(", by the person");
@@ -99,6 +115,9 @@ impl Cell<'_> {
         }
         if let Some(tokens) = self.tokens() {
             lines.push(format!("{tokens} tokens in the pruned screen after"));
+        }
+        if let Some(log) = &self.step.log {
+            lines.extend(log.crashes.iter().map(|c| c.said.clone()));
         }
         lines.join("\n")
     }
@@ -144,6 +163,18 @@ impl Cell<'_> {
             painter.add(egui::Shape::convex_polygon(
                 triangle,
                 colors::AMBER,
+                Stroke::NONE,
+            ));
+        }
+        let (crashes, errors) = self.logged();
+        if crashes > 0 || errors > 0 {
+            // Bottom left, where the stale corner is not: a crash large, errors small.
+            let size = if crashes > 0 { 14.0 } else { 7.0 };
+            let corner = rect.left_bottom() + vec2(3.0, -3.0);
+            let triangle = vec![corner, corner + vec2(size, 0.0), corner + vec2(0.0, -size)];
+            painter.add(egui::Shape::convex_polygon(
+                triangle,
+                colors::LOST,
                 Stroke::NONE,
             ));
         }
@@ -253,6 +284,42 @@ mod tests {
         let cell = Cell { step: &stale };
         assert!(cell.stale() && cell.problem());
         assert!(cell.name().ends_with(", stale"));
+    }
+
+    #[test]
+    fn a_step_whose_log_says_a_crash_is_a_problem_named_with_it() {
+        use tapscope_core::recording::{LoggedCrash, StepLog};
+        let crashed = Step {
+            log: Some(StepLog {
+                lines: 6,
+                errors: 4,
+                crashes: vec![LoggedCrash {
+                    kind: "crash".into(),
+                    process: "tv.tapscope.demo".into(),
+                    what: "java.lang.NullPointerException".into(),
+                    said: "12-01 00:00:05.000 crash in tv.tapscope.demo (pid 3101): \
+                           java.lang.NullPointerException"
+                        .into(),
+                }],
+                ..StepLog::default()
+            }),
+            ..step(SETTLED)
+        };
+        let cell = Cell { step: &crashed };
+        assert!(cell.problem());
+        assert!(cell.name().ends_with(", 1 crash logged"), "{}", cell.name());
+        assert!(cell.hover_text().contains("crash in tv.tapscope.demo"));
+        // Errors alone are named, not a problem.
+        let errors = Step {
+            log: Some(StepLog {
+                lines: 3,
+                errors: 2,
+                ..StepLog::default()
+            }),
+            ..step(SETTLED)
+        };
+        let cell = Cell { step: &errors };
+        assert!(!cell.problem() && cell.name().ends_with(", 2 errors logged"));
     }
 
     /// A tap through `tapscope proxy` that aimed at one version and landed on another.

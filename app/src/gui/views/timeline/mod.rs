@@ -171,6 +171,7 @@ fn legend_ui(ui: &mut egui::Ui) {
             ("error ", colors::LOST),
             ("not settled ", UNSETTLED),
             ("stale (corner) ", colors::AMBER),
+            ("crashed (lower corner) ", colors::LOST),
             ("person (left edge) ", PERSON),
             ("| bar: floor, polling, idle; tick at 5 s", weak),
         ],
