@@ -95,7 +95,7 @@ pub struct Pending {
     bottomed_out: bool,
     adb: Option<AdbCommand>,
     /// What the log gained during the call, when the session reads it.
-    log: Option<tapscope_core::logcat::Report>,
+    log: Option<Box<tapscope_core::logcat::Report>>,
 }
 
 impl Pending {
@@ -139,7 +139,7 @@ impl Pending {
     }
 
     /// The same step, with what the log gained during it.
-    pub fn with_log(mut self, log: Option<tapscope_core::logcat::Report>) -> Self {
+    pub fn with_log(mut self, log: Option<Box<tapscope_core::logcat::Report>>) -> Self {
         self.log = log;
         self
     }

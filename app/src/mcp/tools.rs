@@ -169,8 +169,8 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
 
     #[tool(
         description = "Read the phone's log (logcat): the app in front's lines since this \
-        tool's previous call, crashes (an uncaught exception, an ANR, a native crash) \
-        summarised on top whoever logged them, then the newest lines, bounded. Use it when \
+        tool's previous call, every app's crashes (an uncaught exception, an ANR, a native \
+        crash) summarised on top, then the newest lines, bounded. Use it when \
         an action did not do what you expected (the app may have crashed or logged an \
         error) and to check a fix. `package` (`front`, a package, `all`), `priority` (V, D, \
         I, W, E, F), `tag`, `since` (`last`, `start` or MM-DD hh:mm:ss.mmm) and \

@@ -95,7 +95,10 @@ fn following(lines: &[LogLine], at: usize) -> impl Iterator<Item = &LogLine> {
         .take(64)
 }
 
-/// `FATAL EXCEPTION: main` / `Process: pkg, PID: n` / `java.lang.X: message` / `\tat …`.
+/// `FATAL EXCEPTION: main` / `Process: pkg, PID: n` / `java.lang.X: message` / `\tat …`,
+/// and `Caused by: …` / `\tat …` for a wrapped one (an exception in `onCreate` is
+/// `RuntimeException: Unable to start activity …`): the deepest cause and its first frame
+/// say what went wrong.
 fn exception<'a>(head: &LogLine, after: impl Iterator<Item = &'a LogLine>) -> Crash {
     let mut crash = Crash {
         kind: CrashKind::Exception,
@@ -104,7 +107,8 @@ fn exception<'a>(head: &LogLine, after: impl Iterator<Item = &'a LogLine>) -> Cr
         pid: Some(head.pid),
         what: String::new(),
     };
-    let mut thrown = None;
+    // The exception being read and whether its first frame was seen.
+    let mut thrown: Option<(String, bool)> = None;
     for line in after {
         let m = line.message.trim();
         if let Some(rest) = m.strip_prefix("Process: ") {
@@ -112,16 +116,19 @@ fn exception<'a>(head: &LogLine, after: impl Iterator<Item = &'a LogLine>) -> Cr
             crash.process = process.trim().to_owned();
             crash.pid = pid.trim().parse().ok().or(crash.pid);
         } else if let Some(frame) = m.strip_prefix("at ") {
-            if let Some(thrown) = thrown.take() {
-                crash.what = format!("{thrown} at {frame}");
-                break;
+            if let Some((exception, framed @ false)) = &mut thrown {
+                crash.what = format!("{exception} at {frame}");
+                *framed = true;
             }
-        } else if thrown.is_none() && crash.what.is_empty() && !m.is_empty() {
-            thrown = Some(m.to_owned());
+        } else if let Some(cause) = m.strip_prefix("Caused by: ") {
+            crash.what = cause.to_owned();
+            thrown = Some((cause.to_owned(), false));
+        } else if m.starts_with("...") {
+            continue;
+        } else if thrown.is_none() && !m.is_empty() {
+            crash.what = m.to_owned();
+            thrown = Some((m.to_owned(), false));
         }
-    }
-    if let Some(thrown) = thrown {
-        crash.what = thrown;
     }
     crash
 }

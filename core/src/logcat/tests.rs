@@ -89,6 +89,30 @@ fn a_java_crash_an_anr_and_a_native_crash_are_each_one_sentence() {
     );
 }
 
+/// An exception in `onCreate`, as Android wraps it.
+const WRAPPED: &str = "\
+12-06 11:00:00.100  2222  2222 E AndroidRuntime: FATAL EXCEPTION: main
+12-06 11:00:00.100  2222  2222 E AndroidRuntime: Process: com.example.shop, PID: 2222
+12-06 11:00:00.100  2222  2222 E AndroidRuntime: java.lang.RuntimeException: Unable to start activity ComponentInfo{com.example.shop/com.example.shop.CartActivity}: java.lang.IllegalStateException: empty cart
+12-06 11:00:00.100  2222  2222 E AndroidRuntime: \tat android.app.ActivityThread.performLaunchActivity(ActivityThread.java:3782)
+12-06 11:00:00.100  2222  2222 E AndroidRuntime: \tat android.os.Looper.loop(Looper.java:317)
+12-06 11:00:00.100  2222  2222 E AndroidRuntime: Caused by: java.lang.IllegalStateException: empty cart
+12-06 11:00:00.100  2222  2222 E AndroidRuntime: \tat com.example.shop.CartActivity.onCreate(CartActivity.kt:31)
+12-06 11:00:00.100  2222  2222 E AndroidRuntime: \tat android.app.Activity.performCreate(Activity.java:8595)
+12-06 11:00:00.100  2222  2222 E AndroidRuntime: \t... 12 more
+";
+
+#[test]
+fn a_wrapped_exception_is_said_by_its_deepest_cause_and_its_first_frame() {
+    let found = crashes(&parse(WRAPPED).lines);
+    assert_eq!(found.len(), 1);
+    assert_eq!(
+        found[0].what,
+        "java.lang.IllegalStateException: empty cart at \
+         com.example.shop.CartActivity.onCreate(CartActivity.kt:31)"
+    );
+}
+
 #[test]
 fn garbage_is_counted_not_read_and_never_stops_the_read() {
     let text = format!(

@@ -117,7 +117,7 @@ pub struct Outcome {
     /// What the log gained between the call and the settle, every process's, bounded;
     /// with `SessionConfig::step_logs` only.
     #[serde(skip)]
-    pub log: Option<crate::logcat::Report>,
+    pub log: Option<Box<crate::logcat::Report>>,
 }
 
 /// What a read of the log gave.
@@ -450,7 +450,7 @@ impl<D: Device, C: Clock> State<D, C> {
     /// After an action with step logs on: what every process logged since the last step
     /// (or, the first time, since the call), bounded; a log that cannot be read is a note,
     /// never a lost step.
-    fn step_log(&mut self, failed: Option<DeviceError>) -> Option<crate::logcat::Report> {
+    fn step_log(&mut self, failed: Option<DeviceError>) -> Option<Box<crate::logcat::Report>> {
         if !self.config.step_logs {
             return None;
         }
@@ -462,13 +462,13 @@ impl<D: Device, C: Clock> State<D, C> {
             Some(error) => Err(error),
             None => log::read(&mut self.device, &query, "", &mut self.step_log),
         };
-        Some(match read {
+        Some(Box::new(match read {
             Ok((report, _)) => report,
             Err(error) => crate::logcat::Report {
                 notes: vec![format!("the log could not be read: {error}")],
                 ..crate::logcat::Report::default()
             },
-        })
+        }))
     }
 
     /// Looks for the readers of pixels while the device dumps (once a process): on a phone

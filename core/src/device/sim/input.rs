@@ -38,7 +38,9 @@ impl<C: Clock + Clone + Send> Sim<C> {
 
     pub(super) fn apply(&mut self, on: &On) {
         let length = Duration::from_millis(on.anim_ms);
-        if on.back {
+        if let Some(crash) = on.crash {
+            self.crash(crash, length);
+        } else if on.back {
             self.back(length);
         } else if let Some(go) = &on.go
             && let Some(to) = self.screens.iter().position(|s| &s.name == go)

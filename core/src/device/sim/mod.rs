@@ -7,6 +7,7 @@
 //! system writes meanwhile (activity starts, injected input) goes to its [`log`], as a
 //! phone's logd keeps it, for `logcat` to read.
 
+mod app_log;
 mod apps;
 pub mod costs;
 mod draw;

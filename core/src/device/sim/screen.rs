@@ -36,6 +36,7 @@
 
 use serde::Deserialize;
 
+use super::app_log::AppCrash;
 use crate::model::{Flags, Rect};
 
 /// Every screen file, by name; the first is where the phone starts.
@@ -136,6 +137,9 @@ pub(super) struct On {
     /// Return to the previous screen.
     #[serde(default)]
     pub back: bool,
+    /// Start an activity that crashes the app: a build's change (`sim-next`), never a file's.
+    #[serde(skip)]
+    pub crash: Option<&'static AppCrash>,
     #[serde(default)]
     pub anim_ms: u64,
 }
@@ -148,7 +152,7 @@ impl On {
             self.tap_rect.is_some(),
             self.key.is_some(),
         ];
-        let effects = [self.go.is_some(), self.back];
+        let effects = [self.go.is_some(), self.back, self.crash.is_some()];
         if triggers.iter().filter(|&&t| t).count() != 1 {
             return Err("an [[on]] needs exactly one of tap, tap_rect, key".into());
         }

@@ -3,10 +3,12 @@
 //! launch times (`Displayed … +600ms`, stamped when the launch animation ends),
 //! `ActivityManager`'s process starts, the events log's window-manager records, and an
 //! `InputDispatcher` line for each injected touch, key or text. Processes keep their pids:
-//! system_server one, each app its own (the pid and uid `dumpsys` prints: [`apps`]), each
-//! spawned program ([`Sim::spawn_pid`]) a new one.
+//! system_server one, each app its own while it runs (its first the fixed one of
+//! [`apps::pid_of`], one started after it died a new one, as Linux never hands a pid
+//! straight back), each spawned program ([`Sim::spawn_pid`]) a new one. What the apps
+//! write themselves, and a crash, is [`super::app_log`]'s.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use super::apps;
@@ -20,9 +22,9 @@ use crate::stability::Clock;
 pub const SYSTEM_SERVER: u32 = 587;
 /// system_server's threads: a binder thread (activity starts), `android.display`
 /// (launch times), `ActivityManager` (process starts) and `InputDispatcher`.
-const BINDER_TID: u32 = 1604;
+pub(super) const BINDER_TID: u32 = 1604;
 const DISPLAY_TID: u32 = 612;
-const AM_TID: u32 = 641;
+pub(super) const AM_TID: u32 = 641;
 const INPUT_TID: u32 = 905;
 /// The app window and its activity record as `dumpsys window` names them.
 const WINDOW: &str = "7c1a2f0";
@@ -32,6 +34,12 @@ const TASK: u32 = 12;
 const IME_WINDOW: &str = "3e8d6b2 InputMethod";
 /// The first pid a spawned program gets.
 const FIRST_SPAWNED: u32 = 24_000;
+/// The processes besides the launcher's that a booted phone runs and the sim never stops:
+/// System UI (the status bar) and the keyboard.
+const RUNNING_FROM_BOOT: [&str; 2] = [
+    "com.android.systemui",
+    "com.google.android.inputmethod.latin",
+];
 
 /// Who wrote an entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,7 +54,7 @@ impl Writer {
         Writer { pid, tid: pid }
     }
 
-    fn system(tid: u32) -> Writer {
+    pub(super) fn system(tid: u32) -> Writer {
         Writer {
             pid: SYSTEM_SERVER,
             tid,
@@ -54,7 +62,8 @@ impl Writer {
     }
 }
 
-/// `package`'s pid and uid: the same every run, and the same `dumpsys` prints.
+/// `package`'s first pid and its uid: the same every run. A process started after the
+/// first died has a new pid ([`Sim::running_pid`]).
 pub fn app_ids(package: &str) -> (u32, u32) {
     (apps::pid_of(package), apps::image_uid(package))
 }
@@ -62,7 +71,10 @@ pub fn app_ids(package: &str) -> (u32, u32) {
 /// The processes running besides system_server, and the next spawned pid.
 #[derive(Debug, Default)]
 pub(super) struct Procs {
-    running: BTreeSet<String>,
+    /// Each running app's pid, by package.
+    running: BTreeMap<String, u32>,
+    /// Every package that has had a process: its next one takes a new pid.
+    started: BTreeSet<String>,
     spawned: u32,
 }
 
@@ -75,6 +87,8 @@ pub(super) enum Arrival {
     Opened,
     Back,
     Home,
+    /// The app in front died: its task is gone and the home screen shows again.
+    Died,
 }
 
 impl Arrival {
@@ -133,10 +147,56 @@ impl<C: Clock + Clone + Send> Sim<C> {
 
     /// The pid of `package`'s process while it runs.
     pub fn running_pid(&self, package: &str) -> Option<u32> {
-        self.procs
-            .running
-            .contains(package)
-            .then(|| apps::pid_of(package))
+        self.procs.running.get(package).copied()
+    }
+
+    /// The pid `dumpsys` prints for `package`: its process's while it runs, else the one
+    /// its first process gets.
+    pub(super) fn shown_pid(&self, package: &str) -> u32 {
+        self.running_pid(package)
+            .unwrap_or_else(|| apps::pid_of(package))
+    }
+
+    /// The pids of the running processes named one of `names` (an app's package,
+    /// `system_server`), ascending, as `pidof` finds them in `/proc`.
+    pub(super) fn pids_named(&self, names: &[&str]) -> Vec<u32> {
+        let system = ("system_server", SYSTEM_SERVER);
+        let apps = self.procs.running.iter().map(|(p, &pid)| (p.as_str(), pid));
+        let mut pids: Vec<u32> = std::iter::once(system)
+            .chain(apps)
+            .filter(|(name, _)| names.contains(name))
+            .map(|(_, pid)| pid)
+            .collect();
+        pids.sort_unstable();
+        pids
+    }
+
+    /// Starts `package`'s process: its pid, or `None` when one runs already.
+    pub(super) fn start_process(&mut self, package: &str) -> Option<u32> {
+        if self.procs.running.contains_key(package) {
+            return None;
+        }
+        Some(self.process(package))
+    }
+
+    /// `package`'s pid, its process started when none runs: the first one's fixed pid,
+    /// a later one's new.
+    pub(super) fn process(&mut self, package: &str) -> u32 {
+        if let Some(pid) = self.running_pid(package) {
+            return pid;
+        }
+        let pid = if self.procs.started.insert(package.to_owned()) {
+            apps::pid_of(package)
+        } else {
+            self.spawn_pid()
+        };
+        self.procs.running.insert(package.to_owned(), pid);
+        pid
+    }
+
+    /// Ends `package`'s process, if one runs.
+    pub(super) fn end_process(&mut self, package: &str) {
+        self.procs.running.remove(package);
     }
 
     /// Where the log ends now: reading after it gives only what is written from now on.
@@ -162,7 +222,8 @@ impl<C: Clock + Clone + Send> Sim<C> {
         self.write_log_at(at, buffer, writer, priority, tag, message);
     }
 
-    /// A pid for a program that starts now (`app_process`), new each time.
+    /// A pid for a program that starts now (`app_process`, an app started again), new
+    /// each time.
     pub fn spawn_pid(&mut self) -> u32 {
         self.procs.spawned += 1;
         FIRST_SPAWNED + self.procs.spawned
@@ -191,7 +252,14 @@ impl<C: Clock + Clone + Send> Sim<C> {
     }
 
     /// An info line system_server's thread `tid` writes, stamped `at`.
-    fn system(&mut self, at: Duration, buffer: Buffer, tid: u32, tag: &str, message: &str) {
+    pub(super) fn system(
+        &mut self,
+        at: Duration,
+        buffer: Buffer,
+        tid: u32,
+        tag: &str,
+        message: &str,
+    ) {
         let writer = Writer::system(tid);
         self.write_log_at(at, buffer, writer, Priority::Info, tag, message);
     }
@@ -202,7 +270,7 @@ impl<C: Clock + Clone + Send> Sim<C> {
         self.system(now, Buffer::Events, tid, tag, message);
     }
 
-    fn atm(&mut self, at: Duration, tid: u32, message: &str) {
+    pub(super) fn atm(&mut self, at: Duration, tid: u32, message: &str) {
         self.system(at, Buffer::System, tid, "ActivityTaskManager", message);
     }
 
@@ -218,7 +286,7 @@ impl<C: Clock + Clone + Send> Sim<C> {
         }
     }
 
-    fn package_of(&self, index: usize) -> String {
+    pub(super) fn package_of(&self, index: usize) -> String {
         self.screens
             .get(index)
             .map_or_else(String::new, |s| s.package.clone())
@@ -231,7 +299,10 @@ impl<C: Clock + Clone + Send> Sim<C> {
         let message = "Entered the Android system server!";
         self.system(now, Buffer::System, SYSTEM_SERVER, "SystemServer", message);
         let home = self.component(0);
-        self.procs.running.insert(self.package_of(0));
+        for package in RUNNING_FROM_BOOT {
+            self.start_process(package);
+        }
+        self.start_process(&self.package_of(0));
         self.atm(now, BINDER_TID, &home_start(&home));
         self.event(DISPLAY_TID, "wm_set_resumed_activity", &resumed(&home));
     }
@@ -264,7 +335,7 @@ impl<C: Clock + Clone + Send> Sim<C> {
                 ))
             }
             Arrival::Home => Some(home_start(&shown)),
-            Arrival::Back => None,
+            Arrival::Back | Arrival::Died => None,
         };
         if how == Arrival::Back {
             let finished = format!("[0,{RECORD},{TASK},{left},app-request]");
@@ -273,13 +344,18 @@ impl<C: Clock + Clone + Send> Sim<C> {
         if let Some(start) = start {
             self.atm(now, BINDER_TID, &start);
         }
-        if how.forward() && self.procs.running.insert(package.clone()) {
-            let (pid, uid) = app_ids(&package);
+        if how.forward()
+            && let Some(pid) = self.start_process(&package)
+        {
+            let uid = apps::image_uid(&package);
             let message = format!(
                 "Start proc {pid}:{package}/{} for top-activity {{{shown}}}",
                 apps::format_uid(uid)
             );
             self.system(now, Buffer::System, AM_TID, "ActivityManager", &message);
+        }
+        if how.forward() {
+            self.log_created(self.current);
         }
         for (verb, window) in [("leaving", &left), ("entering", &shown)] {
             let message = format!("[Focus {verb} {WINDOW} {window},reason=setFocusedWindow]");

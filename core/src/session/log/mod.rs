@@ -1,9 +1,10 @@
 //! The phone's log for an agent and for each step: what `logcat` holds since the last read
 //! (or a time), of the app in front or one package, bounded, crashes summarised on top.
 //!
-//! An app's own lines are asked for by its pid (`--pid`), and its crashes across pids
-//! (an app that crashed is no longer running; an ANR is system_server's line) by a second
-//! read of the crash tags alone; both are `logcat -d` dumps, so a log that floods still
+//! An app's own lines are asked for by its pid (`--pid`), and crashes across pids (an app
+//! that crashed is no longer running, and the launcher is then in front; an ANR is
+//! system_server's line) by a second read of the crash tags alone: every app's for the app
+//! in front, the package's own when one is named; both are `logcat -d` dumps, so a log that floods still
 //! ends. Reads keep a cursor, the stamp of the newest line read and the lines at it, so the
 //! next read since the last one gives each line once.
 
@@ -155,7 +156,12 @@ pub fn read<D: Device + ?Sized>(
         filters: CRASH_FILTERS.map(String::from).to_vec(),
     };
     let crash_lines = lines_of(device, &crash_request, &mut notes)?;
-    let theirs = |process: &str| package.as_deref().is_none_or(|p| p == process);
+    // The app in front after a crash is the launcher: every crash is said then.
+    let named = match &query.scope {
+        LogScope::Package(p) => Some(p.as_str()),
+        LogScope::Front | LogScope::All => None,
+    };
+    let theirs = |process: &str| named.is_none_or(|p| p == process);
     let found = logcat::crashes(&crash_lines);
     let mut lines = own.clone();
     for crash in found.iter().filter(|c| theirs(&c.process)) {

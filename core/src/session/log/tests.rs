@@ -142,7 +142,7 @@ fn a_crash_is_summarised_on_top_even_when_its_lines_are_filtered_out() {
          tv.tapscope.demo.AccountActivity.onCreate(AccountActivity.java:42)"
     );
     assert!(read.report.render().starts_with("crashes: 1\n"));
-    // Another app's crash is not this app's.
+    // Another app's crash is not this app's when that app is named.
     let other = session
         .logcat(&LogQuery {
             scope: LogScope::Package("com.android.settings".into()),

@@ -1,14 +1,20 @@
-//! `sim-next`: the next release of the simulated app, as the four ways it differs from
+//! `sim-next`: the next release of the simulated app, as the five ways it differs from
 //! `sim`, applied to the screen files before they are expanded.
 //!
-//! Each difference is one a replay of `recordings/demo` meets early, in the order it
-//! meets them: step 2 (the launcher) reads as changed (the app's new label), step 3 (the
-//! launch) as changed and slower (the new label, the moved account button, a launch three
-//! times as long), and step 4 (tap "Search videos") diverges: search is gone.
+//! Four are ones a replay of `recordings/demo` meets early, in the order it meets them:
+//! step 2 (the launcher) reads as changed (the app's new label), step 3 (the launch) as
+//! changed and slower (the new label, the moved account button, a launch three times as
+//! long), and step 4 (tap "Search videos") diverges: search is gone. The fifth is a bug:
+//! the feed's "Account" button (`avatar`, its centre moved to (192, 168)) starts an
+//! `AccountActivity` whose `onCreate` throws a `NullPointerException`, so the app crashes,
+//! logged as Android 14 logs it ([`super::app_log`]), and the home screen shows; a replay
+//! of a recording that taps it on `sim` diverges with the crash named. On `sim` the button
+//! opens Settings.
 
 use std::fmt;
 use std::str::FromStr;
 
+use super::app_log::{ACCOUNT_CRASH, AppCrash};
 use super::screen::{Files, Screen, ScreenFile, expand_all, parse_all};
 
 #[cfg(test)]
@@ -22,7 +28,8 @@ pub enum Build {
     Current,
     /// The next release (`sim-next`): the launcher label reads "TapTube Video", the feed's
     /// account button sits left by the logo, opening the app from the launcher animates
-    /// 3.6 s instead of 1.2 s, and search is gone (no search box, no search screen).
+    /// 3.6 s instead of 1.2 s, search is gone (no search box, no search screen), and the
+    /// account button crashes the app.
     Next,
 }
 
@@ -93,10 +100,13 @@ enum Change {
     Slower { tap: At, times: u64 },
     /// The screen is gone, and so is the node that led to it.
     Remove { screen: &'static str, opened_by: At },
+    /// Tapping the node starts an activity that throws instead of going where it went.
+    Crash { tap: At, crash: &'static AppCrash },
 }
 
-/// What `sim-next` changes, each against the demo's path (launcher, feed, search).
-const NEXT: [Change; 4] = [
+/// What `sim-next` changes: four against the demo's path (launcher, feed, search), then a
+/// crash.
+const NEXT: [Change; 5] = [
     // The app's new launcher label: a replay of the demo's first tap finds it by its id.
     Change::Rename {
         node: At {
@@ -129,6 +139,14 @@ const NEXT: [Change; 4] = [
             node: "search_box",
         },
     },
+    // The account screen's bug: it reads an account before one is loaded.
+    Change::Crash {
+        tap: At {
+            screen: "feed",
+            node: "avatar",
+        },
+        crash: &ACCOUNT_CRASH,
+    },
 ];
 
 impl Change {
@@ -153,6 +171,16 @@ impl Change {
                     .find(|on| on.tap.as_deref() == Some(tap.node))
                     .ok_or_else(|| format!("no tap on {} in {}", tap.node, tap.screen))?;
                 on.anim_ms = on.anim_ms.saturating_mul(times);
+            }
+            Change::Crash { tap, crash } => {
+                let on = file_mut(files, tap.screen)?
+                    .on
+                    .iter_mut()
+                    .find(|on| on.tap.as_deref() == Some(tap.node))
+                    .ok_or_else(|| format!("no tap on {} in {}", tap.node, tap.screen))?;
+                on.go = None;
+                on.back = false;
+                on.crash = Some(crash);
             }
             Change::Remove { screen, opened_by } => {
                 let before = files.len();

@@ -68,6 +68,11 @@ fn a_change_that_misses_its_target_is_refused_with_a_reason() {
         opened_by: at("feed", "search_box"),
     };
     assert_eq!(applied(remove).unwrap_err(), "no screen gallery to remove");
+    let crash = Change::Crash {
+        tap: at("feed", "logo"),
+        crash: &ACCOUNT_CRASH,
+    };
+    assert_eq!(applied(crash).unwrap_err(), "no tap on logo in feed");
 }
 
 #[test]

@@ -20,7 +20,7 @@ pub(super) const DEFAULT_DUMP: &str = "/sdcard/window_dump.xml";
 const MAX_SLEEP: Duration = Duration::from_secs(600);
 
 /// The toybox applets here, which `toybox NAME …` runs as `NAME …`.
-const TOYBOX: [&str; 19] = [
+const TOYBOX: [&str; 20] = [
     "cat",
     "echo",
     "false",
@@ -32,6 +32,7 @@ const TOYBOX: [&str; 19] = [
     "ls",
     "md5sum",
     "mv",
+    "pidof",
     "pkill",
     "rm",
     "sleep",
@@ -90,6 +91,7 @@ pub(super) fn run<C: Clock + Clone + Send>(
         "head" => head(&args, io),
         "sleep" => sleep(shell, &args, io),
         "pkill" => pkill(shell, &args),
+        "pidof" => shell.phone.native(|sim| toybox::pidof(sim, &args, io)),
         other => match toybox::run(other, &args, io) {
             Some(status) => status,
             None => {

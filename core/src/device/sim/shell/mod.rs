@@ -1,13 +1,13 @@
 //! `SimShell`: the simulated phone's shell as ADB reaches it (`tapscope sim --adb`). It
 //! answers the commands agent frameworks send — `uiautomator dump` and `events`, `input`,
 //! `screencap`, `wm`, `dumpsys`, `pm`, `monkey`, `am`, `getprop`, `logcat` (the sim's
-//! log: [`logcat`]), `cat`, `md5sum`, uiautomator2's server under `app_process`, and a few
-//! shell builtins ([`line`]: variables, `export`, `exec`, `sh -c`; [`commands`]: `echo`,
-//! `grep`, …) — as a stock phone prints them, each paying its cost under the phone's
-//! profile. Anything else is `inaccessible or not found` (exit 127), as on a phone. Nothing
-//! runs on the host: files live in memory (pushes too, bounded: [`push`]), commands act on
-//! the sim, and a socket opened to the device reaches only a server a command started
-//! ([`server`]).
+//! log: [`logcat`]), `pidof`, `cat`, `md5sum`, uiautomator2's server under `app_process`,
+//! and a few shell builtins ([`line`]: variables, `export`, `exec`, `sh -c`; [`commands`]:
+//! `echo`, `grep`, …) — as a stock phone prints them, each paying its cost under the
+//! phone's profile. Anything else is `inaccessible or not found` (exit 127), as on a phone.
+//! Nothing runs on the host: files live in memory (pushes too, bounded: [`push`]), commands
+//! act on the sim, and a socket opened to the device reaches only a server a command
+//! started ([`server`]).
 
 mod commands;
 mod content;
@@ -27,6 +27,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use parking_lot::Mutex;
 
+use super::Build;
 use super::costs::Profile;
 use super::phone::SimPhone;
 use crate::device::adbd::{
@@ -113,8 +114,13 @@ fn normalize(path: &str) -> String {
 
 impl<C: Clock + Clone + Send> SimShell<C> {
     pub fn new(clock: C, seed: u64, profile: Profile) -> Self {
+        Self::with_build(clock, seed, profile, Build::Current)
+    }
+
+    /// [`SimShell::new`] running `build` of the app (`sim-next`'s crash among its changes).
+    pub fn with_build(clock: C, seed: u64, profile: Profile, build: Build) -> Self {
         Self {
-            phone: SimPhone::new(clock, seed, profile),
+            phone: SimPhone::with_build(clock, seed, profile, build),
             files: Mutex::new(Files::default()),
             file_limits: push::FileLimits::default(),
             jobs: Mutex::new(Vec::new()),

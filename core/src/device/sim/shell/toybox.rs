@@ -1,11 +1,14 @@
 //! The toybox applets that describe the phone rather than act on it: `id`, `whoami`,
-//! `which`, `uname`, and `ip`/`ifconfig`, which show the one interface the sim has (it is
-//! on no network: no `wlan0`), as toybox prints them.
+//! `which`, `uname`, `pidof` (the running apps by package, and `system_server`), and
+//! `ip`/`ifconfig`, which show the one interface the sim has (it is on no network: no
+//! `wlan0`), as toybox prints them.
 
 use super::Io;
+use crate::device::sim::Sim;
+use crate::stability::Clock;
 
 /// What `/system/bin` holds here: every command the sim's shell answers.
-pub(super) const SYSTEM_BIN: [&str; 36] = [
+pub(super) const SYSTEM_BIN: [&str; 37] = [
     "am",
     "app_process",
     "cat",
@@ -27,6 +30,7 @@ pub(super) const SYSTEM_BIN: [&str; 36] = [
     "md5sum",
     "monkey",
     "mv",
+    "pidof",
     "pkill",
     "pm",
     "rm",
@@ -97,6 +101,79 @@ fn which(args: &[&str], io: &mut Io<'_>) -> u8 {
         }
     }
     status
+}
+
+/// `pidof [-s] [-o PID[,PID…]] [-x] NAME…`: the pids of the processes so named (an app by
+/// its package), ascending as `/proc` lists them, on one line, exit 0; nothing and exit 1
+/// when none runs. `-s` prints the first alone, `-o` leaves those pids out.
+pub(super) fn pidof<C: Clock + Clone + Send>(sim: &Sim<C>, args: &[&str], io: &mut Io<'_>) -> u8 {
+    let mut single = false;
+    let mut omit: Vec<&str> = Vec::new();
+    let mut names: Vec<&str> = Vec::new();
+    let mut options_ended = false;
+    let mut words = args.iter().copied();
+    while let Some(word) = words.next() {
+        let flags = match word.strip_prefix('-') {
+            Some(flags) if !options_ended && !flags.is_empty() => flags,
+            _ => {
+                // toybox compares a name's last part with each process's.
+                names.push(word.rsplit('/').next().unwrap_or(word));
+                continue;
+            }
+        };
+        if flags == "-" {
+            options_ended = true;
+            continue;
+        }
+        if let Some(long) = flags.strip_prefix('-') {
+            return pidof_refused(&format!("Unknown option '{long}'"), io);
+        }
+        for (at, flag) in flags.char_indices() {
+            match flag {
+                's' => single = true,
+                // Scripts run as their interpreter: the sim runs none.
+                'x' => {}
+                'o' => {
+                    let attached = &flags[at + flag.len_utf8()..];
+                    let list = if attached.is_empty() {
+                        words.next()
+                    } else {
+                        Some(attached)
+                    };
+                    let Some(list) = list else {
+                        return pidof_refused("Missing argument to -o", io);
+                    };
+                    // The last `-o` counts, as toybox keeps one.
+                    omit = list.split(',').collect();
+                    break;
+                }
+                other => return pidof_refused(&format!("Unknown option '{other}'"), io),
+            }
+        }
+    }
+    if names.is_empty() {
+        return pidof_refused("Needs 1 argument", io);
+    }
+    let mut pids: Vec<String> = sim
+        .pids_named(&names)
+        .into_iter()
+        .map(|pid| pid.to_string())
+        .filter(|pid| !omit.contains(&pid.as_str()))
+        .collect();
+    if single {
+        pids.truncate(1);
+    }
+    if pids.is_empty() {
+        return 1;
+    }
+    io.say(&format!("{}\n", pids.join(" ")));
+    0
+}
+
+/// What toybox says of a `pidof` line it cannot take.
+fn pidof_refused(why: &str, io: &mut Io<'_>) -> u8 {
+    io.complain(&format!("pidof: {why} (see \"pidof --help\")\n"));
+    1
 }
 
 /// What `uname` reports: a GKI kernel of Android 14's, on arm64.

@@ -1,5 +1,6 @@
 //! The simulated phone on a virtual clock: every screen, transitions, events, screenshots, bad input.
 
+mod crash;
 mod game;
 
 use std::time::Duration;

@@ -9,7 +9,7 @@ use super::super::SimShell;
 use crate::device::helper_wire::PORTAL_PACKAGE;
 use crate::device::sim::Sim;
 use crate::device::sim::apps::{IMAGE, Known, camel, image_uid, screen_class};
-pub(super) use crate::device::sim::apps::{hash, object_id, pid_of};
+pub(super) use crate::device::sim::apps::{hash, object_id};
 use crate::stability::Clock;
 
 /// Where an app came from.

@@ -7,7 +7,7 @@
 //! launcher.
 
 use super::super::{Io, SimShell};
-use super::apps::{self, Component, object_id, pid_of, screen_activity, task_of};
+use super::apps::{self, Component, object_id, screen_activity, task_of};
 use super::intent::{CATEGORY_HOME, CATEGORY_LAUNCHER};
 use super::window::{configuration, record, uid_name};
 use crate::device::sim::Sim;
@@ -17,6 +17,8 @@ use crate::stability::Clock;
 struct Task {
     package: String,
     uid: u32,
+    /// Its app's process.
+    pid: u32,
     id: u32,
     home: bool,
     activities: Vec<Component>,
@@ -70,6 +72,7 @@ fn tasks<C: Clock + Clone + Send>(shell: &SimShell<C>, sim: &Sim<C>) -> Vec<Task
         tasks.push(Task {
             package: current.clone(),
             uid: uid(current),
+            pid: sim.shown_pid(current),
             id: task_of(current, false),
             home: false,
             activities,
@@ -79,6 +82,7 @@ fn tasks<C: Clock + Clone + Send>(shell: &SimShell<C>, sim: &Sim<C>) -> Vec<Task
     tasks.push(Task {
         package: home.clone(),
         uid: uid(&home),
+        pid: sim.shown_pid(&home),
         id: task_of(&home, true),
         home: true,
         activities: vec![screen_activity(sim, 0)],
@@ -134,7 +138,7 @@ fn activities(tasks: &[Task]) -> String {
             } else {
                 "STOPPED"
             };
-            let pid = pid_of(&task.package);
+            let pid = task.pid;
             out.push_str(&format!(
                 "    * Hist  #{n}: {}\n      packageName={} processName={}\n      \
                  launchedFromUid=2000 launchedFromPackage=com.android.shell \
@@ -187,7 +191,7 @@ fn top(tasks: &[Task], config: &str) -> String {
         task.package,
         task.id,
         activity.short(),
-        pid_of(&task.package),
+        task.pid,
         object_id(&format!("local {}", activity.full())),
     )
 }

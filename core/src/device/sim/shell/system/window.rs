@@ -173,7 +173,7 @@ fn windows<C: Clock + Clone + Send>(sim: &Sim<C>, rotation: Rotation, app_uid: u
             size: (rw, rh),
             visible,
         } = shown;
-        let pid = apps::pid_of(package);
+        let pid = sim.shown_pid(package);
         // Only an activity's window is in a task.
         let is_app = *package == activity.package && title.contains('/');
         let task_part = if is_app {

@@ -1,5 +1,5 @@
-//! The applets that describe the phone, `export`'s listings, and the directories the sync
-//! protocol lists, on literal output.
+//! The applets that describe the phone (`pidof` among them), `export`'s listings, and the
+//! directories the sync protocol lists, on literal output.
 
 use super::super::*;
 use super::{run, shell};
@@ -37,6 +37,57 @@ fn uname_and_id_print_as_toybox() {
         run(&shell, "toybox id")
             .1
             .starts_with("uid=2000(shell) gid=2000(shell) ")
+    );
+}
+
+#[test]
+fn pidof_prints_what_runs_on_one_line_and_nothing_with_1_for_what_does_not() {
+    let shell = shell();
+    let demo = "tv.tapscope.demo";
+    let (status, out, err) = run(&shell, &format!("pidof {demo}"));
+    assert_eq!((status, out.as_str(), err.as_str()), (1, "", ""));
+    run(
+        &shell,
+        "monkey -p tv.tapscope.demo -c android.intent.category.LAUNCHER 1",
+    );
+    let (status, out, err) = run(&shell, &format!("pidof {demo}"));
+    assert_eq!((status, err.as_str()), (0, ""));
+    let pid = out.trim_end();
+    assert_eq!(out, format!("{pid}\n"));
+    // The pid the log and `dumpsys` give, and the sim's own.
+    assert_eq!(shell.phone().sim().running_pid(demo), pid.parse().ok());
+    let started = run(&shell, "logcat -d -s ActivityManager").1;
+    assert!(
+        started.contains(&format!("Start proc {pid}:tv.tapscope.demo/u0a210 ")),
+        "{started}"
+    );
+    let top = run(&shell, "dumpsys activity top").1;
+    assert!(top.contains(&format!(" pid={pid}\n")), "{top}");
+    // Several names: every pid, ascending, on one line; `-s` the first, `-o` leaves out.
+    assert_eq!(
+        run(&shell, &format!("pidof {demo} system_server")).1,
+        format!("587 {pid}\n")
+    );
+    assert_eq!(
+        run(&shell, &format!("pidof -s {demo} system_server")).1,
+        "587\n"
+    );
+    assert_eq!(
+        run(&shell, "pidof -o 587 system_server nothing.here; echo $?").1,
+        "1\n"
+    );
+    assert_eq!(run(&shell, "toybox pidof system_server").1, "587\n");
+    assert_eq!(
+        run(&shell, "pidof"),
+        (
+            1,
+            String::new(),
+            "pidof: Needs 1 argument (see \"pidof --help\")\n".to_owned()
+        )
+    );
+    assert_eq!(
+        run(&shell, "pidof -z system_server").2,
+        "pidof: Unknown option 'z' (see \"pidof --help\")\n"
     );
 }
 

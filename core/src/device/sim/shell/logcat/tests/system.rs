@@ -1,14 +1,18 @@
-//! What the system writes to the sim's log as the sim is driven (taps, keys, launches,
-//! `app_process`), read back with `logcat` on literal lines, and a streaming `logcat` that
-//! ends when its caller hangs up, `pkill` ends it or `-m` is reached. Time is the virtual
-//! clock's.
+//! What the system and the app write to the sim's log as the sim is driven (taps, keys,
+//! launches, `app_process`, `sim-next`'s crash and the new pid after it), read back with
+//! `logcat` on literal lines, and a streaming `logcat` that ends when its caller hangs up,
+//! `pkill` ends it or `-m` is reached. Time is the virtual clock's.
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use super::{Shared, advance, quiet_shell, run, write};
 use crate::device::adbd::Backend;
+use crate::device::sim::Build;
+use crate::device::sim::costs::Profile;
 use crate::device::sim::log::{Buffer, Priority};
+use crate::device::sim::shell::SimShell;
+use crate::stability::VirtualClock;
 
 #[test]
 fn the_system_writes_what_a_phone_does_as_the_sim_is_driven() {
@@ -26,7 +30,8 @@ fn the_system_writes_what_a_phone_does_as_the_sim_is_driven() {
          cmp=tv.tapscope.demo/.MainActivity} with LAUNCH_MULTIPLE from uid 10192 \
          (BAL_ALLOW_ALLOWLISTED_COMPONENT) result code=0\n\
          12-01 00:00:00.000   587   641 I ActivityManager: Start proc 11733:tv.tapscope.demo/u0a210 \
-         for top-activity {tv.tapscope.demo/.MainActivity}\n"
+         for top-activity {tv.tapscope.demo/.MainActivity}\n\
+         12-01 00:00:00.000 11733 11733 D TapTube : feed loaded: 12 videos\n"
     );
     // The launch time is written once the first frame is drawn: the animation's end.
     advance(&shell, Duration::from_millis(1200));
@@ -138,5 +143,60 @@ fn a_stream_prints_new_lines_until_its_caller_hangs_up_or_pkill() {
     assert_eq!(
         stream.printed(),
         "--------- beginning of main\npkill\nthird\n"
+    );
+}
+
+#[test]
+fn sim_nexts_account_crash_reads_as_a_phones_and_pidof_follows_the_process() {
+    let shell = SimShell::with_build(VirtualClock::new(), 3, Profile::Instant, Build::Next);
+    let open = "monkey -p tv.tapscope.demo -c android.intent.category.LAUNCHER 1";
+    assert_eq!(run(&shell, open).0, 0);
+    advance(&shell, Duration::from_secs(1));
+    assert_eq!(run(&shell, "pidof tv.tapscope.demo").1, "11733\n");
+    // The feed's Account button, left by the logo on sim-next.
+    assert_eq!(run(&shell, "logcat -b all -c; input tap 192 168").0, 0);
+    assert_eq!(
+        run(&shell, "logcat -d -b crash,system -v brief").1,
+        "--------- beginning of system\n\
+         I/ActivityTaskManager(  587): START u0 {cmp=tv.tapscope.demo/.AccountActivity} with \
+         LAUNCH_MULTIPLE from uid 10210 (BAL_ALLOW_VISIBLE_WINDOW) result code=0\n\
+         --------- beginning of crash\n\
+         E/AndroidRuntime(11733): FATAL EXCEPTION: main\n\
+         E/AndroidRuntime(11733): Process: tv.tapscope.demo, PID: 11733\n\
+         E/AndroidRuntime(11733): java.lang.NullPointerException: Attempt to invoke virtual \
+         method 'java.lang.String tv.tapscope.demo.Account.name()' on a null object reference\n\
+         E/AndroidRuntime(11733): \tat tv.tapscope.demo.AccountActivity.onCreate(AccountActivity.java:42)\n\
+         E/AndroidRuntime(11733): \tat android.app.Activity.performCreate(Activity.java:8595)\n\
+         E/AndroidRuntime(11733): \tat android.app.Activity.performCreate(Activity.java:8573)\n\
+         E/AndroidRuntime(11733): \tat android.app.Instrumentation.callActivityOnCreate(Instrumentation.java:1456)\n\
+         E/AndroidRuntime(11733): \tat android.app.ActivityThread.performLaunchActivity(ActivityThread.java:3764)\n\
+         W/ActivityTaskManager(  587):   Force finishing activity tv.tapscope.demo/.AccountActivity\n\
+         I/ActivityManager(  587): Process tv.tapscope.demo (pid 11733) has died: fg  TOP\n"
+    );
+    // Gone: no process, no task, the launcher in front.
+    assert_eq!(run(&shell, "pidof tv.tapscope.demo; echo $?").1, "1\n");
+    let activities = run(&shell, "dumpsys activity activities").1;
+    assert!(!activities.contains("tv.tapscope.demo"), "{activities}");
+    assert!(
+        activities.contains("mResumedActivity: ActivityRecord{")
+            && activities.contains(" com.google.android.apps.nexuslauncher/"),
+        "{activities}"
+    );
+    // Opened again: a new process, its pid the same in the log, `pidof` and `dumpsys`.
+    assert_eq!(run(&shell, open).0, 0);
+    advance(&shell, Duration::from_secs(1));
+    assert_eq!(run(&shell, "pidof tv.tapscope.demo").1, "24001\n");
+    let started = run(&shell, "logcat -d -s ActivityManager:I -v tag").1;
+    assert!(
+        started.ends_with(
+            "I/ActivityManager: Start proc 24001:tv.tapscope.demo/u0a210 for top-activity \
+             {tv.tapscope.demo/.MainActivity}\n"
+        ),
+        "{started}"
+    );
+    assert!(
+        run(&shell, "dumpsys activity top")
+            .1
+            .contains(" pid=24001\n")
     );
 }
