@@ -42,6 +42,7 @@ fn rig_of(profile: Profile, check: Check) -> Rig {
     let folder = tempfile::tempdir().expect("a folder");
     let recorded = Proxy::start(
         Config {
+            logs: false,
             listen: "127.0.0.1:0".parse().expect("an address"),
             upstream: adb.server_address(),
             record: Some(folder.path().join("rec")),

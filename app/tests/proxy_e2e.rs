@@ -38,6 +38,11 @@ struct Rig {
 
 impl Rig {
     fn start(check: &str) -> Rig {
+        Rig::start_with(check, &[])
+    }
+
+    /// [`Rig::start`] with more of the proxy's options.
+    fn start_with(check: &str, more: &[&str]) -> Rig {
         let adb = PrivateAdb::start();
         let mut sim = Running::spawn(tapscope(&["sim", "--adb", "127.0.0.1:0"]));
         let serial = sim
@@ -47,17 +52,23 @@ impl Rig {
         let folder = tempfile::tempdir().expect("a temporary folder");
         let upstream = adb.server_address().to_string();
         let record = folder.path().join("rec");
-        let mut proxy = Running::spawn(tapscope(&[
-            "proxy",
-            "--listen",
-            "127.0.0.1:0",
-            "--upstream",
-            &upstream,
-            "--record",
-            record.to_str().expect("a UTF-8 path"),
-            "--check",
-            check,
-        ]));
+        let mut proxy = Running::spawn(tapscope(
+            &[
+                "proxy",
+                "--listen",
+                "127.0.0.1:0",
+                "--upstream",
+                &upstream,
+                "--record",
+                record.to_str().expect("a UTF-8 path"),
+                "--check",
+                check,
+            ]
+            .iter()
+            .chain(more)
+            .copied()
+            .collect::<Vec<&str>>(),
+        ));
         let port = proxy.address_after("an adb server at ", PATIENCE).port();
         Rig {
             adb,
@@ -262,6 +273,38 @@ fn a_naive_agents_stale_tap_is_flagged_and_no_other() {
     let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("step ")).collect();
     assert_eq!(lines.len(), 1, "{out}");
     assert!(lines[0].starts_with("step 4: tapped"), "{out}");
+}
+
+#[test]
+fn with_logs_each_action_keeps_what_the_phone_logged_after_it() {
+    let mut rig = Rig::start_with("none", &["--logs"]);
+    let home = rig.look();
+    rig.tap(centre_of(&home, "TapTube"));
+    rig.stop_proxy();
+    let recording = recording::read(&rig.record()).expect("the recording reads");
+    let tap = recording
+        .steps
+        .iter()
+        .find(|s| s.tool == "tap")
+        .expect("the tap is a step");
+    let log = tap.log.as_ref().expect("the tap's log is kept");
+    assert!(log.notes.is_empty(), "{:?}", log.notes);
+    let lines = recording.load_log(log).expect("its lines read back");
+    // The phone's own record of the tap and of the activity it started.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.tag == "ActivityTaskManager" && l.message.contains("tv.tapscope.demo")),
+        "{lines:?}"
+    );
+    // A look is not an action: it keeps no log.
+    assert!(
+        recording
+            .steps
+            .iter()
+            .filter(|s| s.tool == "look")
+            .all(|s| s.log.is_none())
+    );
 }
 
 #[test]

@@ -122,6 +122,7 @@ fn uiautomator2s_calls_are_recorded_and_its_stale_click_flagged() {
     let hears = Arc::clone(&said);
     let proxy = Proxy::start(
         Config {
+            logs: false,
             listen: "127.0.0.1:0".parse().expect("an address"),
             upstream,
             record: Some(folder.path().join("rec")),

@@ -33,6 +33,11 @@ pub struct ProxyArgs {
     /// about 0.8 s.
     #[arg(long, default_value = "none", value_parser = parse_check)]
     check: Check,
+    /// Keep in the recording what each phone logged since its previous action, read once
+    /// each action has gone on: one `logcat -d` more an action, on a connection of the
+    /// proxy's own.
+    #[arg(long)]
+    logs: bool,
 }
 
 fn parse_check(name: &str) -> Result<Check, String> {
@@ -55,6 +60,7 @@ pub fn run(args: &ProxyArgs) -> anyhow::Result<Outcome> {
         upstream: args.upstream,
         record: Some(args.record.clone()),
         check: args.check,
+        logs: args.logs,
     };
     let said = Box::new(|sentence: &str| note!("tapscope proxy: {sentence}"));
     let proxy = Proxy::start(config, Some(said))?;

@@ -45,6 +45,8 @@ pub struct Config {
     /// The recording folder; `None` forwards and decodes without recording.
     pub record: Option<PathBuf>,
     pub check: Check,
+    /// Whether a recording keeps what each phone logged after each action sent it.
+    pub logs: bool,
 }
 
 /// The most client connections served at once; more are refused with adb's wording.

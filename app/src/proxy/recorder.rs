@@ -59,6 +59,10 @@ impl Recorder {
             rules: PruneRules::default(),
             phones: HashMap::new(),
             said,
+            logs: config.logs.then(|| Logs {
+                upstream: config.upstream,
+                read_to: HashMap::new(),
+            }),
         };
         let thread = std::thread::Builder::new()
             .name("tapscope proxy recorder".into())
@@ -151,6 +155,42 @@ struct Steps {
     rules: PruneRules,
     phones: HashMap<String, Phone>,
     said: Option<Said>,
+    /// Where each phone's log was read to, when the recording keeps logs.
+    logs: Option<Logs>,
+}
+
+/// What reading the phones' logs needs: the adb server, and each phone's cursor.
+struct Logs {
+    upstream: std::net::SocketAddrV4,
+    read_to: HashMap<String, tapscope_core::session::log::Cursor>,
+}
+
+impl Logs {
+    /// What `serial` logged since its previous action (since this one, the first time),
+    /// or a note of why it could not be read.
+    fn after_action(&mut self, serial: &str) -> tapscope_core::logcat::Report {
+        use tapscope_core::device::adb::AdbDevice;
+        use tapscope_core::session::log::{self, LogQuery, LogScope};
+        let first = !self.read_to.contains_key(serial);
+        let cursor = self.read_to.entry(serial.to_owned()).or_default();
+        let query = LogQuery {
+            scope: LogScope::All,
+            ..LogQuery::default()
+        };
+        let read = AdbDevice::connect_at(self.upstream, Some(serial)).and_then(|mut phone| {
+            if first {
+                log::mark_end(&mut phone, cursor)?;
+            }
+            log::read(&mut phone, &query, "", cursor)
+        });
+        match read {
+            Ok((report, _)) => report,
+            Err(why) => tapscope_core::logcat::Report {
+                notes: vec![format!("the proxy could not read the log: {why}")],
+                ..tapscope_core::logcat::Report::default()
+            },
+        }
+    }
 }
 
 impl Steps {
@@ -331,6 +371,10 @@ impl Steps {
         }
         let version_used = read.as_ref().map(|(seen, _)| seen.version.clone());
         let path = points.iter().map(|p| [p.x, p.y]).collect();
+        let log = self
+            .logs
+            .as_mut()
+            .map(|logs| Box::new(logs.after_action(&served.serial)));
         Pending::new(
             call(tool_of(served), version_used),
             landing_screen,
@@ -341,6 +385,7 @@ impl Steps {
         )
         .proxied(adb, path)
         .acting_on(aimed_at.map(|target| target.label))
+        .with_log(log)
     }
 
     /// A look (a dump that passed) or a screenshot.
