@@ -34,7 +34,7 @@ async fn serve_stdio_observe_tap_stale_fallback_and_record() {
     );
     assert_eq!(
         client.list_all_tools().await.expect("tools listed").len(),
-        12
+        13
     );
 
     let skill = ok(&client, "load_skill", json!({})).await;

@@ -6,7 +6,7 @@ mod common;
 use common::{ask, handle_of, handle_where, in_process, ok, refused, text};
 use serde_json::json;
 
-const TOOLS: [&str; 12] = [
+const TOOLS: [&str; 13] = [
     "screen_operation_accessibility",
     "tap",
     "long_press",
@@ -18,6 +18,7 @@ const TOOLS: [&str; 12] = [
     "list_packages",
     "screenshot",
     "screen_operation_shell",
+    "logcat",
     "load_skill",
 ];
 const OBSERVE: &str = "screen_operation_accessibility";

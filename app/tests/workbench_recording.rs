@@ -286,3 +286,77 @@ fn renders_the_refused_step_to_a_snapshot() {
         .max_failed_pixels(2000);
     harness.snapshot_options("workbench_recording_refused", &options);
 }
+
+/// A recording of one tap after which the phone's log said a crash, in a scratch folder.
+fn crashed_recording(name: &str) -> PathBuf {
+    use tapscope_core::logcat::{Bounds, Report, parse};
+    use tapscope_core::recording::{Header, RecordingWriter, ScreenFiles, Step};
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut writer = RecordingWriter::create(&dir, &Header::new("sim-next", "0.1.0", "o200k", 0))
+        .expect("a new recording");
+    let dump = r#"<hierarchy rotation="0"><node text="Account" clickable="true" package="tv.tapscope.demo" bounds="[144,120][240,216]"/></hierarchy>"#;
+    let screen = writer
+        .store_screen(&ScreenFiles {
+            version: "aaaaaaaaaaaa",
+            dump,
+            pruned: "[1] \"Account\"\n",
+            screenshot: None,
+            pixel_text: None,
+            raw_tokens: 40,
+            pruned_tokens: 4,
+        })
+        .expect("the screen is stored");
+    let lines = parse(
+        "12-01 00:00:07.786 11733 11733 E AndroidRuntime: FATAL EXCEPTION: main\n\
+         12-01 00:00:07.786 11733 11733 E AndroidRuntime: Process: tv.tapscope.demo, PID: 11733\n\
+         12-01 00:00:07.786 11733 11733 E AndroidRuntime: java.lang.NullPointerException: no account\n\
+         12-01 00:00:07.786 11733 11733 E AndroidRuntime: \tat tv.tapscope.demo.AccountActivity.onCreate(AccountActivity.java:42)\n\
+         12-01 00:00:07.800   587   641 I ActivityManager: Process tv.tapscope.demo (pid 11733) has died: fg  TOP\n",
+    )
+    .lines;
+    let log = writer
+        .store_log(&Report::bounded(lines, Bounds::default()))
+        .expect("the log is stored");
+    let step = Step {
+        tool: "tap".into(),
+        handle: Some("aaaaaaaaaaaa_1".into()),
+        version_used: Some("aaaaaaaaaaaa".into()),
+        version_before: Some("aaaaaaaaaaaa".into()),
+        acted_on: Some("\"Account\" (i 1)".into()),
+        before: Some(screen),
+        log: Some(log),
+        ..Step::default()
+    };
+    writer.append(&step).expect("the step is written");
+    dir
+}
+
+#[test]
+fn a_step_after_which_the_app_crashed_says_so_and_shows_its_log() {
+    let dir = crashed_recording("workbench-crashed");
+    let mut harness = harness(Harness::builder());
+    open(&mut harness, &dir);
+    // Forensics says what happened after the tap landed; the timeline names the crash.
+    harness.get_by_label(
+        "the tap landed; tv.tapscope.demo then crashed: java.lang.NullPointerException: no \
+         account at tv.tapscope.demo.AccountActivity.onCreate(AccountActivity.java:42)",
+    );
+    harness.get_by_label("timeline step 1: tap, ok, 1 crash logged");
+    // The lines, narrowed by the search to the system's.
+    harness.get_by_label("12-01 00:00:07.786 11733 11733 E AndroidRuntime: FATAL EXCEPTION: main");
+    let search = harness.get_by_label("Filter:");
+    search.click();
+    harness.run();
+    harness.get_by_label("Filter:").type_text("has died");
+    harness.run();
+    assert!(
+        harness
+            .query_by_label(
+                "12-01 00:00:07.786 11733 11733 E AndroidRuntime: FATAL EXCEPTION: main"
+            )
+            .is_none()
+    );
+    harness.get_by_label("1 of 5 lines");
+    let _ = std::fs::remove_dir_all(&dir);
+}

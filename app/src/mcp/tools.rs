@@ -12,6 +12,7 @@ use super::args::{
 use super::log_args::LogcatArgs;
 use super::reply::{Failure, Reply};
 use super::{PHONE_USE_SKILL, PhoneServer, Request, ServedClock, ServedDevice};
+use tapscope_core::session::log::LogScope;
 
 #[tool_router(vis = "pub(super)")]
 impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
@@ -184,7 +185,13 @@ impl<D: ServedDevice, C: ServedClock> PhoneServer<D, C> {
         self.run(request, move |s| {
             let query = args.query().map_err(Failure::Refused)?;
             let read = s.logcat(&query)?;
-            let whose = read.package.unwrap_or_else(|| "every process".into());
+            let whose = match (read.package, &query.scope) {
+                (None, _) => "every process".to_owned(),
+                (Some(p), LogScope::Front) => {
+                    format!("{p}, the app in front (every app's crashes)")
+                }
+                (Some(p), _) => p,
+            };
             Ok(Reply::Text(format!(
                 "log of {whose}\n{}",
                 read.report.render()

@@ -31,7 +31,9 @@ impl Default for LogState {
 pub fn log_ui(ui: &mut egui::Ui, recording: &Recording, step: &Step, state: &mut LogState) {
     ui.strong("Log");
     let Some(log) = &step.log else {
-        ui.weak("no log was kept for this step (a recording keeps it with --step-logs on)");
+        ui.weak(
+            "no log was kept for this step (the log is read around actions, with --step-logs on)",
+        );
         return;
     };
     for crash in &log.crashes {
