@@ -100,7 +100,10 @@ impl<C: Clock + Clone + Send> Sim<C> {
         self.write_log(Buffer::System, binder, Priority::Warn, tag, &finishing);
         self.end_process(&package);
         let died = format!("Process {package} (pid {pid}) has died: fg  TOP");
-        self.system(now, Buffer::System, AM_TID, "ActivityManager", &died);
+        // Stamped as it is written: on a wall clock time has moved since the crash began,
+        // and an earlier stamp would read before the crash it follows.
+        let at = self.clock.now();
+        self.system(at, Buffer::System, AM_TID, "ActivityManager", &died);
         // What the process held died with it: the app opens again as installed.
         for (screen, states) in self.screens.iter().zip(self.states.iter_mut()) {
             if screen.package == package {
