@@ -146,7 +146,19 @@ pub fn read<D: Device + ?Sized>(
                 tail: None,
                 filters,
             };
-            lines_of(device, &request, &mut notes)?
+            match (lines_of(device, &request, &mut notes), pid) {
+                // A phone before Android 7 has no `--pid`: its lines are picked here.
+                (Err(DeviceError::NoLog { .. }), Some(pid)) => {
+                    let every = LogRequest {
+                        pid: None,
+                        ..request
+                    };
+                    notes.push("this phone's logcat has no --pid: the app's lines were picked from every process's".into());
+                    let lines = lines_of(device, &every, &mut notes)?;
+                    lines.into_iter().filter(|l| l.pid == pid).collect()
+                }
+                (read, _) => read?,
+            }
         }
     };
     let crash_request = LogRequest {

@@ -173,3 +173,84 @@ fn with_step_logs_each_action_carries_what_was_logged_during_it() {
     let (quiet, _) = self::session(false);
     assert!(open_taptube(&quiet).log.is_none());
 }
+
+/// A phone before Android 7: its logcat refuses `--pid`; it prints `text` otherwise.
+struct OldPhone {
+    text: String,
+}
+
+impl crate::device::Device for OldPhone {
+    fn name(&self) -> String {
+        "old".into()
+    }
+    fn dump(&mut self) -> Result<String, DeviceError> {
+        Err(DeviceError::Disconnected("not in this test".into()))
+    }
+    fn screenshot_png(&mut self) -> Result<Vec<u8>, DeviceError> {
+        Err(DeviceError::Disconnected("not in this test".into()))
+    }
+    fn display(&mut self) -> Result<crate::device::Display, DeviceError> {
+        Err(DeviceError::Disconnected("not in this test".into()))
+    }
+    fn tap(&mut self, _: crate::geometry::Point) -> Result<(), DeviceError> {
+        Ok(())
+    }
+    fn long_press(&mut self, _: crate::geometry::Point, _: Duration) -> Result<(), DeviceError> {
+        Ok(())
+    }
+    fn swipe(
+        &mut self,
+        _: crate::geometry::Point,
+        _: crate::geometry::Point,
+        _: Duration,
+    ) -> Result<(), DeviceError> {
+        Ok(())
+    }
+    fn input_text(&mut self, _: &str) -> Result<(), DeviceError> {
+        Ok(())
+    }
+    fn key(&mut self, _: crate::device::Key) -> Result<(), DeviceError> {
+        Ok(())
+    }
+    fn last_event_at(&mut self) -> Option<Duration> {
+        None
+    }
+    fn packages(&mut self) -> Result<Vec<String>, DeviceError> {
+        Ok(Vec::new())
+    }
+    fn launch(&mut self, _: &str) -> Result<(), DeviceError> {
+        Ok(())
+    }
+    fn logcat(&mut self, request: &LogRequest) -> Result<String, DeviceError> {
+        match request.pid {
+            Some(_) => Err(DeviceError::NoLog {
+                device: "old".into(),
+                why: "logcat: unrecognized option '--pid=42'".into(),
+            }),
+            None => Ok(self.text.clone()),
+        }
+    }
+    fn pid_of(&mut self, _: &str) -> Result<Option<u32>, DeviceError> {
+        Ok(Some(42))
+    }
+}
+
+#[test]
+fn a_phone_without_pid_filters_has_the_apps_lines_picked_from_every_process() {
+    let mut phone = OldPhone {
+        text: "12-06 10:00:00.000    42    42 I Shop    : cart opened\n\
+               12-06 10:00:00.001   587   600 I ActivityManager: someone else\n"
+            .into(),
+    };
+    let (report, package) = read(
+        &mut phone,
+        &LogQuery::default(),
+        "com.example.shop",
+        &mut Cursor::default(),
+    )
+    .unwrap();
+    assert_eq!(package.as_deref(), Some("com.example.shop"));
+    let messages: Vec<&str> = report.lines.iter().map(|l| l.message.as_str()).collect();
+    assert_eq!(messages, ["cart opened"]);
+    assert!(report.notes.iter().any(|n| n.contains("has no --pid")));
+}
