@@ -11,6 +11,7 @@ use tapscope_core::device::adbd::{
     self, Backend, CommandOutput, DeviceSocket, DirEntry, FileStat, Identity, PushedFile,
     SocketName,
 };
+use tapscope_core::device::sim::Build;
 use tapscope_core::device::sim::costs::Profile;
 use tapscope_core::device::sim::shell::SimShell;
 use tapscope_core::stability::RealClock;
@@ -29,6 +30,10 @@ pub struct SimArgs {
     /// `uiautomator dump` does.
     #[arg(long, default_value = "instant", value_parser = parse_profile)]
     profile: Profile,
+    /// Which release of the sim's app it runs: `sim`, or `sim-next` (the next release,
+    /// with its regressions and its crash).
+    #[arg(long, default_value = "sim", value_parser = parse_build)]
+    build: Build,
     /// Seed of the simulated phone.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -95,9 +100,13 @@ fn parse_profile(name: &str) -> Result<Profile, String> {
     name.parse()
 }
 
+fn parse_build(name: &str) -> Result<Build, String> {
+    name.parse()
+}
+
 pub fn run(args: &SimArgs) -> anyhow::Result<Outcome> {
     let listener = adbd::bind(args.adb)?;
-    let shell = SimShell::new(RealClock::new(), args.seed, args.profile);
+    let shell = SimShell::with_build(RealClock::new(), args.seed, args.profile, args.build);
     if args.portal {
         shell.install_portal();
     }
