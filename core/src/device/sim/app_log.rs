@@ -11,6 +11,7 @@ use std::time::Duration;
 use super::Sim;
 use super::apps;
 use super::log::{Buffer, Priority};
+use super::screen::AppCrash;
 use super::syslog::{AM_TID, Arrival, BINDER_TID, Writer};
 use super::view::ItemState;
 use crate::stability::Clock;
@@ -19,32 +20,6 @@ use crate::stability::Clock;
 const TAPTUBE: &str = "tv.tapscope.demo";
 /// The tag its code logs under.
 const TAPTUBE_TAG: &str = "TapTube";
-
-/// An activity that throws in `onCreate`, and what its uncaught exception says.
-#[derive(Debug, PartialEq, Eq)]
-pub(super) struct AppCrash {
-    /// The activity's class, from `.` in its app's package (`.AccountActivity`).
-    pub activity: &'static str,
-    /// The exception as `Throwable.toString()` prints it: its class, then its message.
-    pub exception: &'static str,
-    /// Its stack, innermost frame first, each as an `at` line names it.
-    pub frames: &'static [&'static str],
-}
-
-/// `sim-next`'s crash: TapTube's account screen reads an account that is not there.
-pub(super) const ACCOUNT_CRASH: AppCrash = AppCrash {
-    activity: ".AccountActivity",
-    exception: "java.lang.NullPointerException: Attempt to invoke virtual method \
-                'java.lang.String tv.tapscope.demo.Account.name()' on a null object reference",
-    // Android 14's own frames under an activity's onCreate.
-    frames: &[
-        "tv.tapscope.demo.AccountActivity.onCreate(AccountActivity.java:42)",
-        "android.app.Activity.performCreate(Activity.java:8595)",
-        "android.app.Activity.performCreate(Activity.java:8573)",
-        "android.app.Instrumentation.callActivityOnCreate(Instrumentation.java:1456)",
-        "android.app.ActivityThread.performLaunchActivity(ActivityThread.java:3764)",
-    ],
-};
 
 impl<C: Clock + Clone + Send> Sim<C> {
     /// What an app's own code logs as screen `index` is created: TapTube's feed says how

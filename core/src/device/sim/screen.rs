@@ -36,7 +36,6 @@
 
 use serde::Deserialize;
 
-use super::app_log::AppCrash;
 use crate::model::{Flags, Rect};
 
 /// Every screen file, by name; the first is where the phone starts.
@@ -120,6 +119,17 @@ struct Repeat {
 
 fn one() -> usize {
     1
+}
+
+/// An activity that throws in `onCreate`, and what its uncaught exception says.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct AppCrash {
+    /// The activity's class, from `.` in its app's package (`.AccountActivity`).
+    pub activity: &'static str,
+    /// The exception as `Throwable.toString()` prints it: its class, then its message.
+    pub exception: &'static str,
+    /// Its stack, innermost frame first, each as an `at` line names it.
+    pub frames: &'static [&'static str],
 }
 
 /// What an input does on a screen: exactly one trigger, one effect.

@@ -14,8 +14,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::app_log::{ACCOUNT_CRASH, AppCrash};
-use super::screen::{Files, Screen, ScreenFile, expand_all, parse_all};
+use super::screen::{AppCrash, Files, Screen, ScreenFile, expand_all, parse_all};
 
 #[cfg(test)]
 mod tests;
@@ -103,6 +102,21 @@ enum Change {
     /// Tapping the node starts an activity that throws instead of going where it went.
     Crash { tap: At, crash: &'static AppCrash },
 }
+
+/// `sim-next`'s crash: TapTube's account screen reads an account that is not there.
+const ACCOUNT_CRASH: AppCrash = AppCrash {
+    activity: ".AccountActivity",
+    exception: "java.lang.NullPointerException: Attempt to invoke virtual method \
+                'java.lang.String tv.tapscope.demo.Account.name()' on a null object reference",
+    // Android 14's own frames under an activity's onCreate.
+    frames: &[
+        "tv.tapscope.demo.AccountActivity.onCreate(AccountActivity.java:42)",
+        "android.app.Activity.performCreate(Activity.java:8595)",
+        "android.app.Activity.performCreate(Activity.java:8573)",
+        "android.app.Instrumentation.callActivityOnCreate(Instrumentation.java:1456)",
+        "android.app.ActivityThread.performLaunchActivity(ActivityThread.java:3764)",
+    ],
+};
 
 /// What `sim-next` changes: four against the demo's path (launcher, feed, search), then a
 /// crash.
