@@ -9,9 +9,11 @@
 //! garbage still leaves the lines around it.
 
 pub mod crash;
+pub mod filters;
 pub mod report;
 
 pub use crash::{Crash, CrashKind, crashes};
+pub use filters::{BadFilter, Filters};
 pub use report::{Bounds, Report};
 
 use std::fmt;
@@ -228,29 +230,9 @@ impl LogRequest {
         command
     }
 
-    /// Whether a line of `tag` at `priority` passes the filterspecs (the last spec naming
-    /// its tag, else `*`'s, else everything).
-    pub fn passes(&self, tag: &str, priority: Priority) -> bool {
-        let least = |spec: &str| -> Option<(String, Option<Priority>)> {
-            let (tag, p) = spec.rsplit_once(':').unwrap_or((spec, "V"));
-            let priority = match p {
-                "S" | "s" => None,
-                p => Some(Priority::from_letter(p.chars().next()?)?),
-            };
-            Some((tag.to_owned(), priority))
-        };
-        let specs: Vec<(String, Option<Priority>)> =
-            self.filters.iter().filter_map(|s| least(s)).collect();
-        let chosen = specs
-            .iter()
-            .rev()
-            .find(|(spec, _)| spec == tag)
-            .or_else(|| specs.iter().rev().find(|(spec, _)| spec == "*"));
-        match chosen {
-            Some((_, Some(least))) => priority >= *least,
-            Some((_, None)) => false,
-            None => true,
-        }
+    /// The filterspecs as logcat applies them.
+    pub fn rules(&self) -> Result<Filters, BadFilter> {
+        Filters::of(&self.filters)
     }
 }
 

@@ -163,9 +163,10 @@ fn a_request_is_the_command_a_phone_runs_and_filters_as_logcat_does() {
          'ActivityManager:I' '*:W'"
     );
     let lines = parse(JAVA_CRASH).lines;
+    let rules = request.rules().unwrap();
     let passed: Vec<&str> = lines
         .iter()
-        .filter(|l| request.passes(&l.tag, l.priority))
+        .filter(|l| rules.passes(&l.tag, l.priority))
         .map(|l| l.tag.as_str())
         .collect();
     // Info from ActivityManager, warnings and up from the rest.
@@ -179,7 +180,7 @@ fn a_request_is_the_command_a_phone_runs_and_filters_as_logcat_does() {
     assert!(
         lines
             .iter()
-            .filter(|l| silent.passes(&l.tag, l.priority))
+            .filter(|l| silent.rules().unwrap().passes(&l.tag, l.priority))
             .all(|l| l.tag == "AndroidRuntime")
     );
 }
@@ -210,4 +211,20 @@ fn a_report_keeps_the_newest_lines_and_every_crash_and_says_what_it_left_out() {
     );
     assert_eq!((tiny.lines.len(), tiny.left_out), (0, 9));
     assert!(tiny.render().contains("(no log lines)"));
+}
+
+#[test]
+fn filterspecs_read_as_liblog_reads_them_and_a_bad_one_is_named() {
+    let rules = Filters::of(&["activitymanager:I", "*"]).unwrap();
+    // A tag's rule matches whatever its case; `*` unsaid is `D`.
+    assert!(rules.passes("ActivityManager", Priority::Info));
+    assert!(!rules.passes("ActivityManager", Priority::Debug));
+    assert!(rules.passes("TapTube", Priority::Debug));
+    assert!(!rules.passes("TapTube", Priority::Verbose));
+    assert!(Filters::default().passes("Any", Priority::Verbose));
+    let bad = Filters::of(&["Tag:Q"]).unwrap_err();
+    assert_eq!(
+        bad.to_string(),
+        "\"Tag:Q\" is not a filter `TAG:P` (P one of V, D, I, W, E, F, S)"
+    );
 }

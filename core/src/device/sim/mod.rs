@@ -489,7 +489,10 @@ impl<C: Clock + Clone + Send> Device for Sim<C> {
     }
 
     fn logcat(&mut self, request: &crate::logcat::LogRequest) -> Result<String, DeviceError> {
-        Ok(self.logcat_text(request))
+        self.logcat_text(request).map_err(|e| DeviceError::NoLog {
+            device: self.name(),
+            why: format!("logcat: {e}"),
+        })
     }
 
     fn pid_of(&mut self, package: &str) -> Result<Option<u32>, DeviceError> {

@@ -126,8 +126,13 @@ impl<C: Clock + Clone + Send> Sim<C> {
         (self.log.read(buffers, after, now, pid), self.log.end(now))
     }
 
-    /// What `logcat` prints of `request`, as a phone's logcat does (threadtime).
-    pub fn logcat_text(&self, request: &crate::logcat::LogRequest) -> String {
+    /// What `logcat` prints of `request`, as a phone's logcat does (threadtime); a
+    /// filterspec logcat would refuse is the error.
+    pub fn logcat_text(
+        &self,
+        request: &crate::logcat::LogRequest,
+    ) -> Result<String, crate::logcat::BadFilter> {
+        let rules = request.rules()?;
         let buffers = [Buffer::Main, Buffer::System, Buffer::Crash];
         let after = request
             .since
@@ -136,13 +141,13 @@ impl<C: Clock + Clone + Send> Sim<C> {
         let (records, _) = self.read_log(&buffers, after, request.pid);
         let printed: Vec<String> = records
             .iter()
-            .filter(|r| request.passes(&r.entry.tag, r.entry.priority))
+            .filter(|r| rules.passes(&r.entry.tag, r.entry.priority))
             .map(|r| super::log::Format::ThreadTime.print(&r.entry))
             .collect();
         let from = request
             .tail
             .map_or(0, |tail| printed.len().saturating_sub(tail));
-        printed[from..].concat()
+        Ok(printed[from..].concat())
     }
 
     /// The pid of `package`'s process while it runs.

@@ -404,7 +404,12 @@ impl<C: Clock + Clone + Send> Device for SimPhone<C> {
 
     /// `logcat -d`, a native command with adb's round trip.
     fn logcat(&mut self, request: &crate::logcat::LogRequest) -> Result<String, DeviceError> {
-        Ok(self.native(|sim| sim.logcat_text(request)))
+        let name = self.name();
+        self.native(|sim| sim.logcat_text(request))
+            .map_err(|e| DeviceError::NoLog {
+                device: name,
+                why: format!("logcat: {e}"),
+            })
     }
 
     fn pid_of(&mut self, package: &str) -> Result<Option<u32>, DeviceError> {

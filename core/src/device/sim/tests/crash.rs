@@ -56,7 +56,7 @@ fn the_feed_says_what_it_loaded_by_the_apps_own_pid() {
         pid: Some(pid),
         ..LogRequest::default()
     };
-    let lines = parse(&sim.logcat_text(&request)).lines;
+    let lines = parse(&sim.logcat_text(&request).unwrap()).lines;
     let own: Vec<String> = lines.iter().map(ToString::to_string).collect();
     assert_eq!(
         own,
@@ -145,7 +145,7 @@ fn next_builds_account_button_crashes_the_app_as_android_14_logs_it() {
         since: crate::logcat::Stamp::parse(&log::wall_time(at)),
         ..LogRequest::default()
     };
-    let found = crashes(&parse(&sim.logcat_text(&since)).lines);
+    let found = crashes(&parse(&sim.logcat_text(&since).unwrap()).lines);
     assert_eq!(found.len(), 1, "{found:?}");
     let crash = &found[0];
     assert_eq!(crash.kind, CrashKind::Exception);
@@ -156,7 +156,7 @@ fn next_builds_account_button_crashes_the_app_as_android_14_logs_it() {
             "{exception} at tv.tapscope.demo.AccountActivity.onCreate(AccountActivity.java:42)"
         )
     );
-    let priorities: Vec<Priority> = parse(&sim.logcat_text(&since))
+    let priorities: Vec<Priority> = parse(&sim.logcat_text(&since).unwrap())
         .lines
         .iter()
         .filter(|l| l.tag == "AndroidRuntime")
@@ -236,6 +236,6 @@ fn the_current_builds_account_button_opens_settings_and_crashes_nothing() {
             .all(|w| w.0 != Buffer::Crash && !w.5.contains("has died")),
         "{written:?}"
     );
-    let all = sim.logcat_text(&LogRequest::default());
+    let all = sim.logcat_text(&LogRequest::default()).unwrap();
     assert!(crashes(&parse(&all).lines).is_empty(), "{all}");
 }

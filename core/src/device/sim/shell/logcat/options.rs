@@ -5,7 +5,8 @@
 use std::time::Duration;
 
 use super::super::Io;
-use crate::device::sim::log::{Buffer, Format, Priority, parse_wall_time};
+use crate::device::sim::log::{Buffer, Format, parse_wall_time};
+use crate::logcat::Filters;
 
 /// What logcat splits `-b`, `-v` and `ANDROID_PRINTF_LOG` lists at.
 const DELIMITERS: &[char] = &[',', ':', ';', ' ', '\t', '\n', '\r', '\u{c}'];
@@ -13,81 +14,6 @@ const DELIMITERS: &[char] = &[',', ':', ';', ' ', '\t', '\n', '\r', '\u{c}'];
 const ADVERBS: &str = "color colour descriptive epoch monotonic printable uid usec UTC year zone";
 /// Buffers logd has and the sim's phone writes nothing to.
 const EMPTY_BUFFERS: [&str; 4] = ["radio", "stats", "security", "kernel"];
-
-/// A filter's threshold: an entry passes at or above it; silent passes nothing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Level {
-    From(Priority),
-    Silent,
-}
-
-impl Level {
-    fn passes(self, priority: Priority) -> bool {
-        match self {
-            Level::From(least) => priority >= least,
-            Level::Silent => false,
-        }
-    }
-}
-
-/// liblog's filter rules: a global level and per-tag levels, the latest rule first.
-#[derive(Debug)]
-pub(super) struct Filters {
-    global: Level,
-    tags: Vec<(String, Level)>,
-}
-
-impl Filters {
-    pub(super) fn passes(&self, tag: &str, priority: Priority) -> bool {
-        let level = self
-            .tags
-            .iter()
-            .find(|(t, _)| t.eq_ignore_ascii_case(tag))
-            .map_or(self.global, |(_, level)| *level);
-        level.passes(priority)
-    }
-
-    /// `TAG[:P]` (`android_log_addFilterRule`): `*` alone is the global rule, `D` when
-    /// unsaid; a tag's is `V` when unsaid.
-    fn add(&mut self, rule: &str) -> Result<(), ()> {
-        let (tag, letter) = match rule.split_once(':') {
-            Some((tag, rest)) => (tag, Some(rest.chars().next().ok_or(())?)),
-            None => (rule, None),
-        };
-        if tag.is_empty() {
-            return Err(());
-        }
-        // `None`: the default for the rule's kind.
-        let level = match letter.map(|c| c.to_ascii_lowercase()) {
-            None | Some('*' | '1') => None,
-            Some(c) => Some(match c {
-                'v' | '2' | '8'..='9' => Level::From(Priority::Verbose),
-                'd' | '3' => Level::From(Priority::Debug),
-                'i' | '4' => Level::From(Priority::Info),
-                'w' | '5' => Level::From(Priority::Warn),
-                'e' | '6' => Level::From(Priority::Error),
-                'f' | '7' => Level::From(Priority::Fatal),
-                's' => Level::Silent,
-                _ => return Err(()),
-            }),
-        };
-        if tag == "*" {
-            self.global = level.unwrap_or(Level::From(Priority::Debug));
-        } else {
-            let level = level.unwrap_or(Level::From(Priority::Verbose));
-            self.tags.insert(0, (tag.to_owned(), level));
-        }
-        Ok(())
-    }
-
-    /// Rules separated by spaces, tabs or commas (`android_log_addFilterString`).
-    fn add_all(&mut self, rules: &str) -> Result<(), ()> {
-        rules
-            .split([' ', '\t', ','])
-            .filter(|r| !r.is_empty())
-            .try_for_each(|rule| self.add(rule))
-    }
-}
 
 fn is_adverb(word: &str) -> bool {
     ADVERBS.split(' ').any(|adverb| adverb == word)
@@ -251,10 +177,7 @@ pub(super) fn parse(
         pattern: None,
         print_all: false,
         dividers: false,
-        filters: Filters {
-            global: Level::From(Priority::Verbose),
-            tags: Vec::new(),
-        },
+        filters: Filters::default(),
     };
     if args == ["--help"] {
         o.action = Action::Help;
@@ -274,7 +197,7 @@ pub(super) fn parse(
                 o.action = Action::Help;
                 return Ok(o);
             }
-            "s" => o.filters.global = Level::Silent,
+            "s" => o.filters.silence(),
             "print" => o.print_all = true,
             // Only on an emulator, which the sim is not: quietly nothing.
             "Q" => return Err(Stop::Status(0)),
@@ -354,12 +277,12 @@ pub(super) fn parse(
     {
         o.filters
             .add_all(tags)
-            .map_err(|()| Stop::Error("Invalid filter expression in ANDROID_LOG_TAGS.".into()))?;
+            .map_err(|_| Stop::Error("Invalid filter expression in ANDROID_LOG_TAGS.".into()))?;
     }
     for spec in specs {
         o.filters
             .add_all(spec)
-            .map_err(|()| Stop::Error(format!("Invalid filter expression '{spec}'.")))?;
+            .map_err(|_| Stop::Error(format!("Invalid filter expression '{spec}'.")))?;
     }
     Ok(o)
 }
