@@ -5,14 +5,12 @@
 
 mod common;
 
-use common::{handle_of, handle_where, ok, refused, temp_dir};
+use common::{handle_of, handle_where, in_process_with, ok, refused, temp_dir};
 use serde_json::json;
-use tapscope::journal::Journal;
-use tapscope::mcp::PhoneServer;
 use tapscope_core::device::sim::{Build, Sim};
 use tapscope_core::recording;
-use tapscope_core::session::{Session, SessionConfig};
-use tapscope_core::stability::{Clock, VirtualClock};
+use tapscope_core::session::SessionConfig;
+use tapscope_core::stability::VirtualClock;
 
 const OBSERVE: &str = "screen_operation_accessibility";
 
@@ -21,30 +19,13 @@ async fn client_of(
     build: Build,
     dir: Option<&std::path::Path>,
 ) -> rmcp::service::RunningService<rmcp::RoleClient, ()> {
-    use rmcp::ServiceExt;
     let clock = VirtualClock::default();
     let config = SessionConfig {
         step_logs: true,
         ..SessionConfig::default()
     };
-    let session = Session::new(
-        Sim::with_build(clock.clone(), 1, build),
-        clock.clone(),
-        config,
-    );
-    let mut server = PhoneServer::new(session);
-    if let Some(dir) = dir {
-        let journal =
-            Journal::create(dir, build.name(), clock.now()).expect("the recording starts");
-        server = server.with_journal(journal);
-    }
-    let (server_io, client_io) = tokio::io::duplex(1 << 22);
-    tokio::spawn(async move {
-        if let Ok(service) = server.serve(server_io).await {
-            let _ = service.waiting().await;
-        }
-    });
-    ().serve(client_io).await.expect("the client initializes")
+    let sim = Sim::with_build(clock.clone(), 1, build);
+    in_process_with(sim, clock, config, dir).await
 }
 
 /// Opens TapTube from the launcher and taps its Account button; the tree after.

@@ -52,9 +52,11 @@ fn real_screenshots_are_read_no_worse_than_when_measured() {
         "the pairs hold Chinese screens, read in `chi_sim`: apt-get install \
          tesseract-ocr-chi-sim (.ci/run does)"
     );
+    // Tesseract alone, in the languages a session would choose.
+    let engines = Engines::new(Ok(engine), PpOcr::find());
     let measured = evaluate::measure_all(
         &dir,
-        &evaluate::tesseract_for(&engine, &OcrLanguages::Auto),
+        &|tree| engines.reader_for(OcrEngine::Tesseract, &OcrLanguages::Auto, tree),
         floor(),
     )
     .unwrap();

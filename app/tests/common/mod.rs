@@ -85,7 +85,17 @@ pub async fn in_process_on<D: ServedDevice>(
     clock: VirtualClock,
     record: Option<&Path>,
 ) -> RunningService<RoleClient, ()> {
-    let session = Session::new(device, clock.clone(), SessionConfig::default());
+    in_process_with(device, clock, SessionConfig::default(), record).await
+}
+
+/// [`in_process_on`] with the session configured as `config`.
+pub async fn in_process_with<D: ServedDevice>(
+    device: D,
+    clock: VirtualClock,
+    config: SessionConfig,
+    record: Option<&Path>,
+) -> RunningService<RoleClient, ()> {
+    let session = Session::new(device, clock.clone(), config);
     let mut server = PhoneServer::new(session);
     if let Some(dir) = record {
         let journal = Journal::create(dir, "sim", clock.now()).expect("the recording starts");

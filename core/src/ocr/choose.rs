@@ -75,8 +75,9 @@ impl Engines {
                 Err(e) => Err(e.clone()),
             },
             #[cfg(not(feature = "ppocr"))]
-            OcrEngine::Ppocr => Err(OcrError::ModelFailed {
-                reason: "this build of tapscope has no PP-OCR (feature `ppocr`)".into(),
+            OcrEngine::Ppocr => Err(OcrError::NotBuilt {
+                reader: "PP-OCR",
+                feature: "ppocr",
             }),
             OcrEngine::Auto => self.auto(asked, tree),
         }

@@ -100,6 +100,15 @@ pub enum OcrError {
     )]
     NoEngine { models: String, tesseract: String },
 
+    /// A reader asked for that this build of tapscope leaves out.
+    #[error(
+        "this build of tapscope has no {reader} (its feature `{feature}`): build it with `--features {feature}`, or choose another reader"
+    )]
+    NotBuilt {
+        reader: &'static str,
+        feature: &'static str,
+    },
+
     /// A model failed on an image it was given.
     #[error(
         "the text model failed on this image ({reason}): read it with Tesseract instead (`--ocr-engine tesseract`)"

@@ -11,8 +11,7 @@ use std::time::{Duration, Instant};
 
 use super::{PairScore, pairs_in, score_against_dump, visible_descriptions, visible_texts};
 use crate::model::{Rect, Tree};
-use crate::ocr::{OcrError, Tesseract, TextReader, languages, png_size};
-use crate::prune::OcrLanguages;
+use crate::ocr::{OcrError, TextReader, languages, png_size};
 
 /// The reader for a pair, given its dump's tree (whose texts choose the languages).
 pub type ReaderFor<'a> = dyn Fn(&Tree) -> Result<Box<dyn TextReader>, OcrError> + 'a;
@@ -68,19 +67,6 @@ pub fn measure_all(
         });
     }
     Ok(out)
-}
-
-/// Tesseract reading each pair in the languages `asked` names (for `auto`, English and the
-/// installed languages of the scripts the dump's texts use, as a session chooses).
-pub fn tesseract_for<'a>(
-    engine: &'a Tesseract,
-    asked: &'a OcrLanguages,
-) -> impl Fn(&Tree) -> Result<Box<dyn TextReader>, OcrError> + 'a {
-    move |tree| {
-        let wanted = languages::chosen(asked, engine.installed(), tree);
-        let wanted: Vec<&str> = wanted.iter().map(String::as_str).collect();
-        Ok(Box::new(engine.clone().with_languages(&wanted)?))
-    }
 }
 
 /// `bytes` as a PNG: a PNG as it is, anything else (a JPG) decoded and encoded.

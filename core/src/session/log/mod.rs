@@ -186,7 +186,6 @@ pub fn read<D: Device + ?Sized>(
         );
     }
     lines.sort_by_key(|l| l.stamp);
-    lines.dedup();
     let read: Vec<LogLine> = own.iter().chain(&crash_lines).cloned().collect();
     let fresh = cursor.advance(lines, &read, query.since == Since::LastRead);
     let mut report = Report::bounded(fresh, query.bounds);
