@@ -167,12 +167,18 @@ impl PpOcr {
         let started = Instant::now();
         let image = decode_png(png)?.into_rgb8();
         let (width, height) = image.dimensions();
+        // The ceiling, checked before each step of the work.
+        let in_time = || {
+            if started.elapsed() > self.timeout {
+                Err(OcrError::TimedOut {
+                    after: self.timeout,
+                })
+            } else {
+                Ok(())
+            }
+        };
         let (map, map_width, map_height) = self.detect(&image)?;
-        if started.elapsed() > self.timeout {
-            return Err(OcrError::TimedOut {
-                after: self.timeout,
-            });
-        }
+        in_time()?;
         let sx = f64::from(width) / map_width as f64;
         let sy = f64::from(height) / map_height as f64;
         let at = |v: i32, f: f64, limit: u32| {
@@ -195,11 +201,7 @@ impl PpOcr {
             .collect();
         // Boxes are read side by side, one a thread of the pool.
         let read = |&bounds: &Rect| -> Result<Option<TextLine>, OcrError> {
-            if started.elapsed() > self.timeout {
-                return Err(OcrError::TimedOut {
-                    after: self.timeout,
-                });
-            }
+            in_time()?;
             let (decoded, steps) = self.recognize(&image, bounds)?;
             Ok(line_of(&decoded, steps, bounds, min_confidence).map(|line| fitted(line, &image)))
         };
@@ -242,7 +244,7 @@ impl PpOcr {
             .map_err(failed)?;
         let map: NdTensor<f32, 4> = output.try_into().map_err(failed)?;
         let [_, _, mh, mw] = map.shape();
-        Ok((map.to_vec(), mw, mh))
+        Ok((map.into_data(), mw, mh))
     }
 
     /// What the crop of `image` at `bounds` reads as, and the recognizer's step count.
@@ -273,7 +275,7 @@ impl PpOcr {
                 install: INSTALL,
             });
         }
-        let decoded = decode(&probabilities.to_vec(), steps, classes, &self.dictionary);
+        let decoded = decode(&probabilities.into_data(), steps, classes, &self.dictionary);
         Ok((decoded, steps))
     }
 }
