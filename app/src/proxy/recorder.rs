@@ -170,23 +170,13 @@ impl Logs {
     /// or a note of why it could not be read.
     fn after_action(&mut self, serial: &str) -> tapscope_core::logcat::Report {
         use tapscope_core::device::adb::AdbDevice;
-        use tapscope_core::session::log::{self, LogQuery, LogScope};
-        let first = !self.read_to.contains_key(serial);
         let cursor = self.read_to.entry(serial.to_owned()).or_default();
-        let query = LogQuery {
-            scope: LogScope::All,
-            ..LogQuery::default()
-        };
-        let read = AdbDevice::connect_at(self.upstream, Some(serial)).and_then(|mut phone| {
-            if first {
-                log::mark_end(&mut phone, cursor)?;
-            }
-            log::read(&mut phone, &query, "", cursor)
-        });
-        match read {
-            Ok((report, _)) => report,
+        match AdbDevice::connect_at(self.upstream, Some(serial)) {
+            Ok(mut phone) => tapscope_core::session::log::step_report(&mut phone, cursor),
             Err(why) => tapscope_core::logcat::Report {
-                notes: vec![format!("the proxy could not read the log: {why}")],
+                notes: vec![format!(
+                    "the proxy could not reach the phone to read its log: {why}"
+                )],
                 ..tapscope_core::logcat::Report::default()
             },
         }

@@ -360,7 +360,7 @@ impl<D: Device, C: Clock> Session<D, C> {
         let mut state = self.state.lock();
         let Plan { acted_on, gesture } = state.plan(action)?;
         state.warm_up_reader();
-        let log_failed = state.start_step_log().err();
+        state.start_step_log();
         let path = gesture.path();
         let started = state.clock.now();
         state.perform(&gesture)?;
@@ -412,7 +412,7 @@ impl<D: Device, C: Clock> Session<D, C> {
             }
         };
         state.remember(&observation);
-        let log = state.step_log(log_failed);
+        let log = state.step_log();
         Ok(Outcome {
             acted_on,
             path,
@@ -439,36 +439,20 @@ impl<D: Device, C: Clock> State<D, C> {
         Ok(observation)
     }
 
-    /// Before an action with step logs on: where the log ends, unless a step read it.
-    fn start_step_log(&mut self) -> Result<(), DeviceError> {
-        if !self.config.step_logs || self.step_log.at().is_some() {
-            return Ok(());
+    /// Before an action with step logs on: where the log ends, unless a step read it. A
+    /// log that cannot be read is said by the read after the action.
+    fn start_step_log(&mut self) {
+        if self.config.step_logs && self.step_log.at().is_none() {
+            let _ = log::mark_end(&mut self.device, &mut self.step_log);
         }
-        log::mark_end(&mut self.device, &mut self.step_log)
     }
 
     /// After an action with step logs on: what every process logged since the last step
-    /// (or, the first time, since the call), bounded; a log that cannot be read is a note,
-    /// never a lost step.
-    fn step_log(&mut self, failed: Option<DeviceError>) -> Option<Box<crate::logcat::Report>> {
-        if !self.config.step_logs {
-            return None;
-        }
-        let query = log::LogQuery {
-            scope: log::LogScope::All,
-            ..log::LogQuery::default()
-        };
-        let read = match failed {
-            Some(error) => Err(error),
-            None => log::read(&mut self.device, &query, "", &mut self.step_log),
-        };
-        Some(Box::new(match read {
-            Ok((report, _)) => report,
-            Err(error) => crate::logcat::Report {
-                notes: vec![format!("the log could not be read: {error}")],
-                ..crate::logcat::Report::default()
-            },
-        }))
+    /// (or, the first time, since the call), bounded.
+    fn step_log(&mut self) -> Option<Box<crate::logcat::Report>> {
+        self.config
+            .step_logs
+            .then(|| Box::new(log::step_report(&mut self.device, &mut self.step_log)))
     }
 
     /// Looks for the readers of pixels while the device dumps (once a process): on a phone

@@ -194,6 +194,29 @@ pub fn read<D: Device + ?Sized>(
     Ok((report, package))
 }
 
+/// What every process logged since `cursor`, for a step (a session's action, one the
+/// proxy saw pass): where the log ends is found first while the cursor has no place yet,
+/// and a log that cannot be read is a note in the report, never a lost step.
+pub fn step_report<D: Device + ?Sized>(device: &mut D, cursor: &mut Cursor) -> Report {
+    let query = LogQuery {
+        scope: LogScope::All,
+        ..LogQuery::default()
+    };
+    let mut since_mark = || {
+        if cursor.at.is_none() {
+            mark_end(device, cursor)?;
+        }
+        read(device, &query, "", cursor)
+    };
+    match since_mark() {
+        Ok((report, _)) => report,
+        Err(error) => Report {
+            notes: vec![format!("the log could not be read: {error}")],
+            ..Report::default()
+        },
+    }
+}
+
 /// Where the log ends now, for reads that want only what comes after (a step's).
 pub fn mark_end<D: Device + ?Sized>(
     device: &mut D,
