@@ -167,7 +167,19 @@ pub fn read<D: Device + ?Sized>(
         tail: None,
         filters: CRASH_FILTERS.map(String::from).to_vec(),
     };
-    let crash_lines = lines_of(device, &crash_request, &mut notes)?;
+    // Every process's lines down to errors hold every crash line already: no second read.
+    let covered = package.is_none() && query.tag.is_none() && query.least <= Priority::Error;
+    let crash_lines = if covered {
+        let rules = crash_request
+            .rules()
+            .map_err(|e| DeviceError::InvalidInput(e.to_string()))?;
+        own.iter()
+            .filter(|l| rules.passes(&l.tag, l.priority))
+            .cloned()
+            .collect()
+    } else {
+        lines_of(device, &crash_request, &mut notes)?
+    };
     // The app in front after a crash is the launcher: every crash is said then.
     let named = match &query.scope {
         LogScope::Package(p) => Some(p.as_str()),
@@ -186,8 +198,8 @@ pub fn read<D: Device + ?Sized>(
         );
     }
     lines.sort_by_key(|l| l.stamp);
-    let read: Vec<LogLine> = own.iter().chain(&crash_lines).cloned().collect();
-    let fresh = cursor.advance(lines, &read, query.since == Since::LastRead);
+    let seen: Vec<LogLine> = own.iter().chain(&crash_lines).cloned().collect();
+    let fresh = cursor.advance(lines, &seen, query.since == Since::LastRead);
     let mut report = Report::bounded(fresh, query.bounds);
     report.crashes.retain(|c| theirs(&c.process));
     report.notes.extend(notes);
