@@ -4,9 +4,10 @@
 //! An app's own lines are asked for by its pid (`--pid`), and crashes across pids (an app
 //! that crashed is no longer running, and the launcher is then in front; an ANR is
 //! system_server's line) by a second read of the crash tags alone: every app's for the app
-//! in front, the package's own when one is named; both are `logcat -d` dumps, so a log that floods still
-//! ends. Reads keep a cursor, the stamp of the newest line read and the lines at it, so the
-//! next read since the last one gives each line once.
+//! in front, the package's own when one is named. A read of every process's lines down to
+//! errors holds the crashes already and needs no second. Each is a `logcat -d` dump, so a
+//! log that floods still ends. Reads keep a cursor, the stamp of the newest line read and
+//! the lines at it, so the next read since the last one gives each line once.
 
 use std::collections::HashSet;
 
